@@ -1,0 +1,212 @@
+//! The one error type of widerow.
+//!
+//! Its kinds mirror the exceptions a Cassandra server raises, so a script
+//! moved to a real cluster fails in the same way, and the message is the
+//! server's own text. An error may also carry the span of the offending text,
+//! a label and a help line; with its source attached it renders as a miette
+//! diagnostic with the text underlined.
+
+use std::fmt;
+use std::sync::Arc;
+
+use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode};
+
+use crate::syntax::span::Span;
+
+/// Which exception Cassandra would raise. The names are the ones drivers and
+/// cqlsh print.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum ErrorKind {
+    /// The text does not parse (protocol code 0x2000).
+    SyntaxException,
+    /// The statement parses but is not valid for the schema (0x2200).
+    InvalidRequest,
+    /// CREATE of something that exists, without IF NOT EXISTS (0x2400).
+    AlreadyExists,
+    /// A schema change Cassandra's configuration refuses (0x2300).
+    ConfigurationException,
+    /// Too few live replicas for the consistency level (0x1000).
+    Unavailable,
+    /// Something went wrong inside widerow itself (0x0000).
+    ServerError,
+}
+
+impl ErrorKind {
+    /// The exception's name as cqlsh prints it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::SyntaxException => "SyntaxException",
+            ErrorKind::InvalidRequest => "InvalidRequest",
+            ErrorKind::AlreadyExists => "AlreadyExists",
+            ErrorKind::ConfigurationException => "ConfigurationException",
+            ErrorKind::Unavailable => "Unavailable",
+            ErrorKind::ServerError => "ServerError",
+        }
+    }
+
+    /// The native protocol error code.
+    pub fn code(self) -> u16 {
+        match self {
+            ErrorKind::SyntaxException => 0x2000,
+            ErrorKind::InvalidRequest => 0x2200,
+            ErrorKind::AlreadyExists => 0x2400,
+            ErrorKind::ConfigurationException => 0x2300,
+            ErrorKind::Unavailable => 0x1000,
+            ErrorKind::ServerError => 0x0000,
+        }
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An error with Cassandra's kind and message, and where it points.
+#[derive(Debug, Clone)]
+pub struct Error {
+    kind: ErrorKind,
+    message: String,
+    span: Option<Span>,
+    label: Option<String>,
+    help: Option<String>,
+    source: Option<Arc<NamedSource<String>>>,
+}
+
+impl Error {
+    /// An error of `kind` with the server's `message`.
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
+        Error {
+            kind,
+            message: message.into(),
+            span: None,
+            label: None,
+            help: None,
+            source: None,
+        }
+    }
+
+    /// A `SyntaxException`.
+    pub fn syntax(message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::SyntaxException, message)
+    }
+
+    /// An `InvalidRequest`.
+    pub fn invalid(message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::InvalidRequest, message)
+    }
+
+    /// Points the error at `span` of its source text.
+    pub fn with_span(mut self, span: Span) -> Error {
+        self.span = Some(span);
+        self
+    }
+
+    /// Says, under the underlined text, what is wrong there.
+    pub fn with_label(mut self, label: impl Into<String>) -> Error {
+        self.label = Some(label.into());
+        self
+    }
+
+    /// Adds a help line (a suggestion or a "did you mean").
+    pub fn with_help(mut self, help: impl Into<String>) -> Error {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Attaches the text the span points into, named `name` (a file name, or
+    /// `<stdin>`), so the error renders with the text underlined.
+    pub fn with_source(mut self, name: impl AsRef<str>, text: impl Into<String>) -> Error {
+        self.source = Some(Arc::new(NamedSource::new(name, text.into())));
+        self
+    }
+
+    /// Moves the span `by` bytes, for an error found in a statement that
+    /// sits at offset `by` of a larger text.
+    pub fn shifted(mut self, by: usize) -> Error {
+        self.span = self.span.map(|s| s.shifted(by));
+        self
+    }
+
+    /// Which exception this is.
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// The server's message text.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// Where the error points, if anywhere.
+    pub fn span(&self) -> Option<Span> {
+        self.span
+    }
+
+    /// The label under the underlined text.
+    pub fn label(&self) -> Option<&str> {
+        self.label.as_deref()
+    }
+
+    /// The help line.
+    pub fn help_text(&self) -> Option<&str> {
+        self.help.as_deref()
+    }
+
+    /// The error as cqlsh prints it, e.g.
+    /// `InvalidRequest: Error from server: code=2200 [Invalid query] message="…"`.
+    pub fn cqlsh_text(&self) -> String {
+        let summary = match self.kind {
+            ErrorKind::SyntaxException | ErrorKind::AlreadyExists => {
+                return format!("{}: {}", self.kind.name(), self.message);
+            }
+            ErrorKind::ConfigurationException | ErrorKind::ServerError => {
+                return format!("{}: {}", self.kind.name(), self.message);
+            }
+            ErrorKind::InvalidRequest => "Invalid query",
+            ErrorKind::Unavailable => "Unavailable exception",
+        };
+        format!(
+            "{}: Error from server: code={:04x} [{}] message=\"{}\"",
+            self.kind.name(),
+            self.kind.code(),
+            summary,
+            self.message
+        )
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl Diagnostic for Error {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(self.kind.name()))
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help
+            .as_deref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        self.source.as_deref().map(|s| s as &dyn SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let span = self.span?;
+        self.source.as_ref()?;
+        let label = LabeledSpan::new_with_span(self.label.clone(), span);
+        Some(Box::new(std::iter::once(label)))
+    }
+}
+
+/// Results whose error is a widerow [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;

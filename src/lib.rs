@@ -1,0 +1,12 @@
+//! widerow: an embeddable, in-memory interpreter for CQL, the query language
+//! of Apache Cassandra and ScyllaDB.
+//!
+//! The pipeline runs in stages, each knowing only those before it:
+//! [`syntax`] turns text into statements; later stages bind them to a schema,
+//! plan them the way a Cassandra coordinator would, and execute them.
+
+pub mod error;
+pub mod syntax;
+
+pub use error::{Error, ErrorKind, Result};
+pub use syntax::parse_statement;

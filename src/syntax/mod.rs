@@ -1,0 +1,9 @@
+//! The language front end: tokens, the AST, the parser and script splitting.
+
+pub mod ast;
+pub mod keyword;
+pub mod lexer;
+mod parser;
+pub mod span;
+
+pub use parser::{parse_statement, MAX_NESTING};

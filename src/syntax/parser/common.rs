@@ -1,0 +1,269 @@
+//! Productions every statement uses: keywords, punctuation, names,
+//! constants, USING clauses and property lists.
+
+use nom::combinator::{map, opt};
+use nom::multi::separated_list1;
+use nom::sequence::{delimited, pair};
+use nom::Parser;
+
+use super::super::ast::{BindMarker, Ident, Literal, Property, PropertyValue, QualifiedName};
+use super::super::keyword::Keyword;
+use super::super::lexer::TokenKind;
+use super::super::span::Span;
+use super::input::{Class, ExpectedSet, PResult, Tokens};
+
+/// Matches one keyword.
+pub(crate) fn kw<'a>(k: Keyword) -> impl Fn(Tokens<'a>) -> PResult<'a, Span> {
+    move |i: Tokens<'a>| match i.peek() {
+        Some(t) if t.kind == TokenKind::Keyword(k) => Ok((i.advance(1), t.span)),
+        _ => i.expected_keyword(k),
+    }
+}
+
+/// Matches one token of a given kind (punctuation, mostly).
+pub(crate) fn tok<'a>(kind: TokenKind) -> impl Fn(Tokens<'a>) -> PResult<'a, Span> {
+    move |i: Tokens<'a>| match i.peek() {
+        Some(t) if t.kind == kind => Ok((i.advance(1), t.span)),
+        _ => i.expected_kind(kind),
+    }
+}
+
+/// Whether the next token is keyword `k`, without consuming it or recording
+/// an expectation.
+pub(crate) fn at_kw(i: Tokens<'_>, k: Keyword) -> bool {
+    i.peek_kind() == Some(TokenKind::Keyword(k))
+}
+
+/// `IF NOT EXISTS`, or nothing.
+pub(crate) fn if_not_exists(i: Tokens<'_>) -> PResult<'_, bool> {
+    map(
+        opt((kw(Keyword::If), kw(Keyword::Not), kw(Keyword::Exists))),
+        |o| o.is_some(),
+    )
+    .parse(i)
+}
+
+/// `IF EXISTS`, or nothing.
+pub(crate) fn if_exists(i: Tokens<'_>) -> PResult<'_, bool> {
+    map(opt(pair(kw(Keyword::If), kw(Keyword::Exists))), |o| {
+        o.is_some()
+    })
+    .parse(i)
+}
+
+/// `( p, p, … )` with at least one item.
+pub(crate) fn parenthesized_list<'a, O>(
+    item: impl Parser<Tokens<'a>, Output = O, Error = super::input::PError>,
+) -> impl Parser<Tokens<'a>, Output = Vec<O>, Error = super::input::PError> {
+    delimited(
+        tok(TokenKind::LParen),
+        separated_list1(tok(TokenKind::Comma), item),
+        tok(TokenKind::RParen),
+    )
+}
+
+/// Whether a token can serve as a name: an identifier, a quoted identifier
+/// or an unreserved keyword.
+pub(crate) fn is_name_token(kind: Option<TokenKind>) -> bool {
+    match kind {
+        Some(TokenKind::Ident | TokenKind::QuotedIdent) => true,
+        Some(TokenKind::Keyword(k)) => !k.is_reserved(),
+        _ => false,
+    }
+}
+
+/// A name: unquoted names and unreserved keywords fold to lower case,
+/// quoted names keep their case with `""` read as `"`.
+pub(crate) fn name(i: Tokens<'_>) -> PResult<'_, Ident> {
+    let Some(t) = i.peek() else {
+        return i.expected_class(Class::Name);
+    };
+    let text = i.text(t);
+    let name = match t.kind {
+        TokenKind::QuotedIdent => text[1..text.len() - 1].replace("\"\"", "\""),
+        kind if is_name_token(Some(kind)) => text.to_ascii_lowercase(),
+        _ => return i.expected_class(Class::Name),
+    };
+    Ok((i.advance(1), Ident { name, span: t.span }))
+}
+
+/// `name` or `keyspace.name`.
+pub(crate) fn qualified_name(i: Tokens<'_>) -> PResult<'_, QualifiedName> {
+    let start = i;
+    let (i, first) = name(i)?;
+    let (i, second) = opt(pair(tok(TokenKind::Dot), name)).parse(i)?;
+    let (keyspace, name) = match second {
+        Some((_, second)) => (Some(first), second),
+        None => (None, first),
+    };
+    Ok((
+        i,
+        QualifiedName {
+            keyspace,
+            name,
+            span: i.span_since(start),
+        },
+    ))
+}
+
+/// `?` or `:name`.
+pub(crate) fn bind_marker(i: Tokens<'_>) -> PResult<'_, BindMarker> {
+    match i.peek_kind() {
+        Some(TokenKind::Question) => Ok((i.advance(1), BindMarker::Anonymous)),
+        Some(TokenKind::Colon) => map(name, BindMarker::Named).parse(i.advance(1)),
+        _ => {
+            let mut set = ExpectedSet::default();
+            set.kind(TokenKind::Question);
+            set.kind(TokenKind::Colon);
+            i.expected(set)
+        }
+    }
+}
+
+/// Reads a float token's text in canonical spelling for the specials.
+fn float_text(text: &str) -> String {
+    let (sign, body) = match text.strip_prefix('-') {
+        Some(body) => ("-", body),
+        None => ("", text),
+    };
+    if body.eq_ignore_ascii_case("nan") {
+        format!("{sign}NaN")
+    } else if body.eq_ignore_ascii_case("infinity") {
+        format!("{sign}Infinity")
+    } else {
+        text.to_string()
+    }
+}
+
+/// A constant: string, number, boolean, duration, uuid, blob, `NaN`,
+/// `Infinity`. `NULL` is not a constant here (see [`literal`]).
+pub(crate) fn constant(i: Tokens<'_>) -> PResult<'_, Literal> {
+    match constant_at(i) {
+        Some(found) => Ok(found),
+        None => i.expected_class(Class::Constant),
+    }
+}
+
+/// A constant or `NULL` if one is next, recording no expectation otherwise:
+/// for callers that report a wider class ("term") themselves.
+pub(crate) fn literal_at(i: Tokens<'_>) -> Option<(Tokens<'_>, Literal)> {
+    if at_kw(i, Keyword::Null) {
+        return Some((i.advance(1), Literal::Null));
+    }
+    constant_at(i)
+}
+
+fn constant_at(i: Tokens<'_>) -> Option<(Tokens<'_>, Literal)> {
+    let t = i.peek()?;
+    let text = i.text(t);
+    let literal = match t.kind {
+        TokenKind::String => Literal::String(text[1..text.len() - 1].replace("''", "'")),
+        TokenKind::DollarString => Literal::String(text[2..text.len() - 2].to_string()),
+        TokenKind::Integer => Literal::Integer(text.to_string()),
+        TokenKind::Float => Literal::Float(float_text(text)),
+        TokenKind::Keyword(Keyword::Nan) => Literal::Float("NaN".into()),
+        TokenKind::Keyword(Keyword::Infinity) => Literal::Float("Infinity".into()),
+        TokenKind::Boolean => Literal::Boolean(text.eq_ignore_ascii_case("true")),
+        TokenKind::Duration => Literal::Duration(text.to_string()),
+        TokenKind::Uuid => Literal::Uuid(text.to_ascii_lowercase()),
+        TokenKind::Hex => Literal::Hex(text[2..].to_ascii_lowercase()),
+        _ => return None,
+    };
+    Some((i.advance(1), literal))
+}
+
+/// A string constant, unquoted.
+pub(crate) fn string(i: Tokens<'_>) -> PResult<'_, String> {
+    match i.peek_kind() {
+        Some(TokenKind::String | TokenKind::DollarString) => match constant(i)? {
+            (rest, Literal::String(s)) => Ok((rest, s)),
+            _ => i.expected_kind(TokenKind::String),
+        },
+        _ => i.expected_kind(TokenKind::String),
+    }
+}
+
+/// An integer constant, as its text.
+pub(crate) fn integer(i: Tokens<'_>) -> PResult<'_, Literal> {
+    match i.peek() {
+        Some(t) if t.kind == TokenKind::Integer => {
+            Ok((i.advance(1), Literal::Integer(i.text(t).to_string())))
+        }
+        _ => i.expected_kind(TokenKind::Integer),
+    }
+}
+
+/// `{ constant : constant, … }` — the map form of a property value.
+fn constant_map(i: Tokens<'_>) -> PResult<'_, Vec<(Literal, Literal)>> {
+    let (mut i, _) = tok(TokenKind::LBrace)(i)?;
+    let mut entries = Vec::new();
+    if let Ok((rest, _)) = tok(TokenKind::RBrace)(i) {
+        return Ok((rest, entries));
+    }
+    loop {
+        let (rest, key) = constant(i)?;
+        let (rest, _) = tok(TokenKind::Colon)(rest)?;
+        let (rest, value) = constant(rest)?;
+        entries.push((key, value));
+        i = rest;
+        if let Ok((rest, _)) = tok(TokenKind::Comma)(i) {
+            i = rest;
+            continue;
+        }
+        let (rest, _) = tok(TokenKind::RBrace)(i)?;
+        return Ok((rest, entries));
+    }
+}
+
+fn property_value(i: Tokens<'_>) -> PResult<'_, PropertyValue> {
+    match i.peek_kind() {
+        Some(TokenKind::LBrace) => map(constant_map, PropertyValue::Map).parse(i),
+        Some(TokenKind::Keyword(k)) if !k.is_reserved() => map(name, PropertyValue::Name).parse(i),
+        _ => map(constant, PropertyValue::Constant).parse(i),
+    }
+}
+
+/// `name = value`.
+pub(crate) fn property(i: Tokens<'_>) -> PResult<'_, Property> {
+    let start = i;
+    let (i, name) = name(i)?;
+    let (i, _) = tok(TokenKind::Eq)(i)?;
+    let (i, value) = property_value(i)?;
+    Ok((
+        i,
+        Property {
+            name,
+            value,
+            span: i.span_since(start),
+        },
+    ))
+}
+
+/// Cassandra refuses the same property twice as a syntax error.
+pub(crate) fn reject_duplicate_property<'a>(
+    i: Tokens<'a>,
+    seen: &[&Property],
+    property: &Property,
+) -> PResult<'a, ()> {
+    if seen.iter().any(|p| p.name.name == property.name.name) {
+        return i.fail(
+            format!("Multiple definition for property '{}'", property.name.name),
+            property.name.span,
+        );
+    }
+    Ok((i, ()))
+}
+
+/// `name = value AND name = value …`
+pub(crate) fn properties(i: Tokens<'_>) -> PResult<'_, Vec<Property>> {
+    let (mut i, first) = property(i)?;
+    let mut out = vec![first];
+    while let Ok((rest, _)) = kw(Keyword::And)(i) {
+        let (rest, next) = property(rest)?;
+        let seen: Vec<&Property> = out.iter().collect();
+        reject_duplicate_property(rest, &seen, &next)?;
+        out.push(next);
+        i = rest;
+    }
+    Ok((i, out))
+}

@@ -1,0 +1,372 @@
+//! The token stream as a nom input, and the parser's error machinery.
+//!
+//! nom parses slices of tokens here, not characters: the lexer has already
+//! decided what every word is. Error reporting follows the PEG habit of
+//! remembering the *furthest* position any alternative reached and every
+//! token that would have been accepted there; combinators such as `opt` and
+//! `alt` throw their errors away, so the record lives beside the input in a
+//! [`Tracker`] rather than inside the error values.
+
+use std::cell::Cell;
+
+use nom::{IResult, Needed};
+
+use super::super::keyword::Keyword;
+use super::super::lexer::{Token, TokenKind};
+use super::super::span::Span;
+
+/// Non-token things a parser can expect, named in messages as classes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum Class {
+    /// An identifier (unquoted, quoted, or an unreserved keyword).
+    Name = 0,
+    /// A term: constant, collection literal, marker, function call.
+    Term,
+    /// A CQL type.
+    Type,
+    /// A constant.
+    Constant,
+    /// The end of the statement.
+    End,
+}
+
+const CLASS_NAMES: [&str; 5] = ["identifier", "term", "type", "constant", "end of statement"];
+
+/// Token kinds (other than keywords) that a parser expects by kind.
+const EXPECTABLE: [TokenKind; 35] = [
+    TokenKind::String,
+    TokenKind::Integer,
+    TokenKind::Float,
+    TokenKind::Duration,
+    TokenKind::Uuid,
+    TokenKind::Hex,
+    TokenKind::Boolean,
+    TokenKind::LParen,
+    TokenKind::RParen,
+    TokenKind::Comma,
+    TokenKind::Semicolon,
+    TokenKind::Dot,
+    TokenKind::DotDot,
+    TokenKind::Star,
+    TokenKind::LBracket,
+    TokenKind::RBracket,
+    TokenKind::LBrace,
+    TokenKind::RBrace,
+    TokenKind::Colon,
+    TokenKind::Question,
+    TokenKind::Eq,
+    TokenKind::Ne,
+    TokenKind::Lt,
+    TokenKind::Le,
+    TokenKind::Gt,
+    TokenKind::Ge,
+    TokenKind::Plus,
+    TokenKind::Minus,
+    TokenKind::Slash,
+    TokenKind::Percent,
+    TokenKind::PlusEq,
+    TokenKind::MinusEq,
+    TokenKind::Ident,
+    TokenKind::QuotedIdent,
+    TokenKind::DollarString,
+];
+
+const KIND_BASE: usize = 192;
+const CLASS_BASE: usize = KIND_BASE + EXPECTABLE.len();
+
+/// A set of expectations as a bit set: keywords, token kinds and classes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct ExpectedSet([u64; 4]);
+
+/// One expectation, for reading an [`ExpectedSet`] back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Expected {
+    Keyword(Keyword),
+    Kind(TokenKind),
+    Class(&'static str),
+}
+
+impl Expected {
+    /// How the expectation reads in a message.
+    pub(crate) fn describe(self) -> String {
+        match self {
+            Expected::Keyword(k) => k.as_str().to_string(),
+            Expected::Kind(k) => k.describe().to_string(),
+            Expected::Class(c) => c.to_string(),
+        }
+    }
+}
+
+impl ExpectedSet {
+    fn insert_bit(&mut self, bit: usize) {
+        self.0[bit / 64] |= 1 << (bit % 64);
+    }
+
+    fn contains_bit(&self, bit: usize) -> bool {
+        self.0[bit / 64] & (1 << (bit % 64)) != 0
+    }
+
+    pub(crate) fn keyword(&mut self, k: Keyword) {
+        self.insert_bit(k as usize);
+    }
+
+    pub(crate) fn kind(&mut self, kind: TokenKind) {
+        match kind {
+            TokenKind::Keyword(k) => self.keyword(k),
+            TokenKind::DollarString => self.kind(TokenKind::String),
+            _ => {
+                if let Some(i) = EXPECTABLE.iter().position(|k| *k == kind) {
+                    self.insert_bit(KIND_BASE + i);
+                }
+            }
+        }
+    }
+
+    pub(crate) fn class(&mut self, class: Class) {
+        self.insert_bit(CLASS_BASE + class as usize);
+    }
+
+    fn union(&mut self, other: &ExpectedSet) {
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            *a |= b;
+        }
+    }
+
+    /// The expectations in a stable order: classes, keywords, punctuation.
+    pub(crate) fn items(&self) -> Vec<Expected> {
+        let mut out = Vec::new();
+        for (i, name) in CLASS_NAMES.iter().enumerate() {
+            if self.contains_bit(CLASS_BASE + i) {
+                out.push(Expected::Class(name));
+            }
+        }
+        for k in Keyword::ALL {
+            if self.contains_bit(*k as usize) {
+                out.push(Expected::Keyword(*k));
+            }
+        }
+        for (i, kind) in EXPECTABLE.iter().enumerate() {
+            if self.contains_bit(KIND_BASE + i) {
+                out.push(Expected::Kind(*kind));
+            }
+        }
+        out
+    }
+}
+
+/// The furthest point any parse attempt reached, and what was expected there.
+#[derive(Debug, Default)]
+pub(crate) struct Tracker {
+    furthest: Cell<usize>,
+    expected: Cell<ExpectedSet>,
+}
+
+impl Tracker {
+    /// Records that `set` was expected at token `pos`.
+    fn record(&self, pos: usize, set: ExpectedSet) {
+        let furthest = self.furthest.get();
+        if pos > furthest {
+            self.furthest.set(pos);
+            self.expected.set(set);
+        } else if pos == furthest {
+            let mut merged = self.expected.get();
+            merged.union(&set);
+            self.expected.set(merged);
+        }
+    }
+
+    /// The furthest token index reached and what was expected there.
+    pub(crate) fn furthest(&self) -> (usize, ExpectedSet) {
+        (self.furthest.get(), self.expected.get())
+    }
+}
+
+/// A window onto the statement's tokens (comments removed).
+#[derive(Clone, Copy)]
+pub(crate) struct Tokens<'a> {
+    pub(crate) all: &'a [Token],
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    pub(crate) source: &'a str,
+    pub(crate) tracker: &'a Tracker,
+}
+
+impl<'a> Tokens<'a> {
+    pub(crate) fn new(all: &'a [Token], source: &'a str, tracker: &'a Tracker) -> Tokens<'a> {
+        Tokens {
+            all,
+            start: 0,
+            end: all.len(),
+            source,
+            tracker,
+        }
+    }
+
+    /// The next token, if any.
+    pub(crate) fn peek(&self) -> Option<&'a Token> {
+        self.all[..self.end].get(self.start)
+    }
+
+    /// The kind of the token `n` places ahead.
+    pub(crate) fn peek_kind_at(&self, n: usize) -> Option<TokenKind> {
+        self.all[..self.end].get(self.start + n).map(|t| t.kind)
+    }
+
+    /// The kind of the next token.
+    pub(crate) fn peek_kind(&self) -> Option<TokenKind> {
+        self.peek_kind_at(0)
+    }
+
+    /// The input after the next `n` tokens.
+    pub(crate) fn advance(&self, n: usize) -> Tokens<'a> {
+        Tokens {
+            start: (self.start + n).min(self.end),
+            ..*self
+        }
+    }
+
+    /// The text of a token.
+    pub(crate) fn text(&self, token: &Token) -> &'a str {
+        &self.source[token.span.range()]
+    }
+
+    /// The span from the first token of `from` to the last token consumed
+    /// before `self`.
+    pub(crate) fn span_since(&self, from: Tokens<'_>) -> Span {
+        let start = self
+            .all
+            .get(from.start)
+            .map_or(self.source.len(), |t| t.span.start);
+        let end = if self.start > from.start {
+            self.all[self.start - 1].span.end
+        } else {
+            start
+        };
+        Span::new(start, end.max(start))
+    }
+
+    /// Records that `set` was expected here and returns the failure.
+    pub(crate) fn expected<T>(&self, set: ExpectedSet) -> PResult<'a, T> {
+        self.tracker.record(self.start, set);
+        Err(nom::Err::Error(PError::default()))
+    }
+
+    /// Records an expected keyword and fails.
+    pub(crate) fn expected_keyword<T>(&self, k: Keyword) -> PResult<'a, T> {
+        let mut set = ExpectedSet::default();
+        set.keyword(k);
+        self.expected(set)
+    }
+
+    /// Records an expected token kind and fails.
+    pub(crate) fn expected_kind<T>(&self, kind: TokenKind) -> PResult<'a, T> {
+        let mut set = ExpectedSet::default();
+        set.kind(kind);
+        self.expected(set)
+    }
+
+    /// Records an expected class and fails.
+    pub(crate) fn expected_class<T>(&self, class: Class) -> PResult<'a, T> {
+        let mut set = ExpectedSet::default();
+        set.class(class);
+        self.expected(set)
+    }
+
+    /// Fails for good with a message of its own, pointing at `span`: no
+    /// other alternative is tried (nom's `Failure`).
+    pub(crate) fn fail<T>(&self, message: impl Into<String>, span: Span) -> PResult<'a, T> {
+        Err(nom::Err::Failure(PError {
+            custom: Some(Box::new(CustomError {
+                message: message.into(),
+                span,
+            })),
+        }))
+    }
+}
+
+/// A message a production gives instead of "expected …".
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct CustomError {
+    pub(crate) message: String,
+    pub(crate) span: Span,
+}
+
+/// The nom error type: empty for ordinary failures (the [`Tracker`] has the
+/// details), or a custom message.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct PError {
+    pub(crate) custom: Option<Box<CustomError>>,
+}
+
+impl<'a> nom::error::ParseError<Tokens<'a>> for PError {
+    fn from_error_kind(_: Tokens<'a>, _: nom::error::ErrorKind) -> PError {
+        PError::default()
+    }
+
+    fn append(_: Tokens<'a>, _: nom::error::ErrorKind, other: PError) -> PError {
+        other
+    }
+
+    fn or(self, other: PError) -> PError {
+        if self.custom.is_some() {
+            self
+        } else {
+            other
+        }
+    }
+}
+
+/// What every production returns.
+pub(crate) type PResult<'a, O> = IResult<Tokens<'a>, O, PError>;
+
+impl<'a> nom::Input for Tokens<'a> {
+    type Item = &'a Token;
+    type Iter = std::slice::Iter<'a, Token>;
+    type IterIndices = std::iter::Enumerate<std::slice::Iter<'a, Token>>;
+
+    fn input_len(&self) -> usize {
+        self.end - self.start
+    }
+
+    fn take(&self, index: usize) -> Self {
+        Tokens {
+            end: self.start + index,
+            ..*self
+        }
+    }
+
+    fn take_from(&self, index: usize) -> Self {
+        Tokens {
+            start: self.start + index,
+            ..*self
+        }
+    }
+
+    fn take_split(&self, index: usize) -> (Self, Self) {
+        (self.take_from(index), self.take(index))
+    }
+
+    fn position<P>(&self, predicate: P) -> Option<usize>
+    where
+        P: Fn(Self::Item) -> bool,
+    {
+        self.all[self.start..self.end].iter().position(predicate)
+    }
+
+    fn iter_elements(&self) -> Self::Iter {
+        self.all[self.start..self.end].iter()
+    }
+
+    fn iter_indices(&self) -> Self::IterIndices {
+        self.all[self.start..self.end].iter().enumerate()
+    }
+
+    fn slice_index(&self, count: usize) -> Result<usize, Needed> {
+        if self.input_len() >= count {
+            Ok(count)
+        } else {
+            Err(Needed::new(count - self.input_len()))
+        }
+    }
+}

@@ -1,0 +1,347 @@
+//! The CQL parser: nom combinators over the lexer's tokens.
+//!
+//! [`parse_statement`] reads one statement (any number of trailing `;`, as
+//! Cassandra's server grammar allows). A syntax error is a
+//! `SyntaxException` whose message carries Cassandra's `line L:C` text and
+//! whose label says what was expected and what was found.
+
+mod common;
+mod input;
+mod modify;
+mod schema;
+mod select;
+mod term;
+
+use super::ast::Statement;
+use super::keyword::Keyword;
+use super::lexer::{Token, TokenKind};
+use super::span::Span;
+use crate::error::Error;
+use input::{Class, CustomError, Expected, ExpectedSet, PResult, Tokens, Tracker};
+
+/// How deeply brackets and type parameters may nest. Deeper input is refused
+/// with a clear error instead of exhausting the stack.
+pub const MAX_NESTING: usize = 48;
+
+const STATEMENT_KEYWORDS: [Keyword; 10] = [
+    Keyword::Select,
+    Keyword::Insert,
+    Keyword::Update,
+    Keyword::Delete,
+    Keyword::Begin,
+    Keyword::Create,
+    Keyword::Alter,
+    Keyword::Drop,
+    Keyword::Use,
+    Keyword::Truncate,
+];
+
+fn statement(i: Tokens<'_>) -> PResult<'_, Statement> {
+    use Statement as S;
+    match i.peek_kind() {
+        Some(TokenKind::Keyword(Keyword::Select)) => select::select(i).map(|(i, s)| (i, S::Select(s))),
+        Some(TokenKind::Keyword(Keyword::Insert)) => modify::insert(i).map(|(i, s)| (i, S::Insert(s))),
+        Some(TokenKind::Keyword(Keyword::Update)) => modify::update(i).map(|(i, s)| (i, S::Update(s))),
+        Some(TokenKind::Keyword(Keyword::Delete)) => modify::delete(i).map(|(i, s)| (i, S::Delete(s))),
+        Some(TokenKind::Keyword(Keyword::Begin)) => modify::batch(i).map(|(i, s)| (i, S::Batch(s))),
+        Some(TokenKind::Keyword(Keyword::Create)) => schema::create(i),
+        Some(TokenKind::Keyword(Keyword::Alter)) => schema::alter(i),
+        Some(TokenKind::Keyword(Keyword::Drop)) => schema::drop(i),
+        Some(TokenKind::Keyword(Keyword::Use)) => schema::use_keyspace(i),
+        Some(TokenKind::Keyword(Keyword::Truncate)) => schema::truncate(i),
+        _ => {
+            let mut set = ExpectedSet::default();
+            for k in STATEMENT_KEYWORDS {
+                set.keyword(k);
+            }
+            i.expected(set)
+        }
+    }
+}
+
+/// The tokens the parser reads: everything but comments.
+fn significant_tokens(text: &str) -> Vec<Token> {
+    super::lexer::Lexer::new(text)
+        .filter(|t| !t.kind.is_comment())
+        .collect()
+}
+
+/// Parses one statement. Trailing `;` are allowed; anything else after the
+/// statement is an error.
+pub fn parse_statement(text: &str) -> Result<Statement, Error> {
+    let tokens = significant_tokens(text);
+    parse_tokens(text, &tokens)
+}
+
+pub(crate) fn parse_tokens(text: &str, tokens: &[Token]) -> Result<Statement, Error> {
+    if let Some(error) = lexical_error(text, tokens) {
+        return Err(error);
+    }
+    check_nesting(text, tokens)?;
+    let tracker = Tracker::default();
+    let input = Tokens::new(tokens, text, &tracker);
+    match statement(input) {
+        Ok((rest, statement)) => {
+            let mut rest = rest;
+            while rest.peek_kind() == Some(TokenKind::Semicolon) {
+                rest = rest.advance(1);
+            }
+            if rest.peek().is_none() {
+                return Ok(statement);
+            }
+            let mut set = ExpectedSet::default();
+            set.kind(TokenKind::Semicolon);
+            set.class(Class::End);
+            rest.expected::<()>(set).ok();
+            Err(expectation_error(text, tokens, &tracker))
+        }
+        Err(nom::Err::Failure(e)) | Err(nom::Err::Error(e)) => match e.custom {
+            Some(custom) => Err(custom_error(text, tokens, *custom)),
+            None => Err(expectation_error(text, tokens, &tracker)),
+        },
+        Err(nom::Err::Incomplete(_)) => Err(expectation_error(text, tokens, &tracker)),
+    }
+}
+
+/// Cassandra's `line L:C` for a byte offset: line from 1, column from 0.
+fn cassandra_position(text: &str, offset: usize) -> String {
+    let (line, column) = super::span::line_col(text, offset);
+    format!("line {line}:{}", column - 1)
+}
+
+/// An invalid character or an unterminated token stops the lexer in
+/// Cassandra before the parser sees anything; report those first.
+fn lexical_error(text: &str, tokens: &[Token]) -> Option<Error> {
+    let token = tokens
+        .iter()
+        .find(|t| t.kind == TokenKind::Invalid || t.kind.is_unterminated())?;
+    let token_text = token.text(text);
+    if token.kind == TokenKind::Invalid {
+        let c = token_text.chars().next().unwrap_or('?');
+        return Some(
+            Error::syntax(format!(
+                "{} no viable alternative at character '{c}'",
+                cassandra_position(text, token.span.start)
+            ))
+            .with_span(token.span)
+            .with_label(format!("no CQL token starts with '{c}'")),
+        );
+    }
+    let (closer, what) = match token.kind {
+        TokenKind::UnterminatedString => ("'", "string"),
+        TokenKind::UnterminatedDollarString => ("$", "$$ string"),
+        TokenKind::UnterminatedQuotedIdent => ("\"", "quoted name"),
+        _ => ("*", "comment"),
+    };
+    Some(
+        Error::syntax(format!(
+            "{} mismatched character '<EOF>' expecting '{closer}'",
+            cassandra_position(text, text.len())
+        ))
+        .with_span(Span::new(token.span.start, token.span.start + 1))
+        .with_label(format!("this {what} is never closed")),
+    )
+}
+
+fn check_nesting(text: &str, tokens: &[Token]) -> Result<(), Error> {
+    let mut depth = 0usize;
+    let mut previous: Option<TokenKind> = None;
+    for token in tokens {
+        let opens = match token.kind {
+            TokenKind::LParen | TokenKind::LBracket | TokenKind::LBrace => true,
+            TokenKind::Lt => matches!(
+                previous,
+                Some(TokenKind::Keyword(
+                    Keyword::List
+                        | Keyword::Set
+                        | Keyword::Map
+                        | Keyword::Frozen
+                        | Keyword::Tuple
+                        | Keyword::Vector
+                ))
+            ),
+            _ => false,
+        };
+        if opens {
+            depth += 1;
+            if depth > MAX_NESTING {
+                return Err(Error::syntax(format!(
+                    "{} nesting deeper than {MAX_NESTING} levels is not supported",
+                    cassandra_position(text, token.span.start)
+                ))
+                .with_span(token.span)
+                .with_label(format!("nesting level {depth} starts here"))
+                .with_help("flatten the expression or split the statement"));
+            }
+        }
+        if matches!(
+            token.kind,
+            TokenKind::RParen | TokenKind::RBracket | TokenKind::RBrace | TokenKind::Gt
+        ) {
+            depth = depth.saturating_sub(1);
+        }
+        previous = Some(token.kind);
+    }
+    Ok(())
+}
+
+fn custom_error(text: &str, _tokens: &[Token], custom: CustomError) -> Error {
+    Error::syntax(format!(
+        "{} {}",
+        cassandra_position(text, custom.span.start),
+        custom.message
+    ))
+    .with_span(custom.span)
+    .with_label(custom.message)
+}
+
+/// ANTLR's name for an expected token, as Cassandra's messages print it.
+fn antlr_name(expected: Expected) -> Option<String> {
+    Some(match expected {
+        Expected::Keyword(k) => format!("K_{}", k.as_str()),
+        Expected::Kind(TokenKind::String) => "STRING_LITERAL".into(),
+        Expected::Kind(TokenKind::Integer) => "INTEGER".into(),
+        Expected::Kind(kind) => kind.describe().to_string(),
+        Expected::Class("identifier") => "IDENT".into(),
+        Expected::Class(_) => return None,
+    })
+}
+
+fn expectation_error(text: &str, tokens: &[Token], tracker: &Tracker) -> Error {
+    let (position, expected) = tracker.furthest();
+    let found = tokens.get(position);
+    let offset = found.map_or(text.len(), |t| t.span.start);
+    let span = found.map_or(Span::new(text.len(), text.len()), |t| t.span);
+    let found_text = found.map_or("<EOF>", |t| t.text(text));
+    let items = expected.items();
+
+    let single = match items.as_slice() {
+        [only] => antlr_name(*only),
+        _ => None,
+    };
+    let mut message = match single {
+        Some(name) => format!(
+            "{} mismatched input '{found_text}' expecting {name}",
+            cassandra_position(text, offset)
+        ),
+        None => format!(
+            "{} no viable alternative at input '{found_text}'",
+            cassandra_position(text, offset)
+        ),
+    };
+    message.push_str(&snippet(text, tokens, position));
+
+    let mut error = Error::syntax(message)
+        .with_span(span)
+        .with_label(expectation_label(&items, found, text));
+    if let Some(help) = found.and_then(|t| help_for(t, text, &items)) {
+        error = error.with_help(help);
+    }
+    error
+}
+
+/// `expected one of FROM, ',' — found WHERE`
+fn expectation_label(items: &[Expected], found: Option<&Token>, text: &str) -> String {
+    let found = match found {
+        None => "end of input".to_string(),
+        Some(t) => match t.kind {
+            TokenKind::Keyword(k) => k.as_str().to_string(),
+            TokenKind::Semicolon => "';'".to_string(),
+            _ => format!("'{}'", t.text(text)),
+        },
+    };
+    const SHOWN: usize = 10;
+    let names: Vec<String> = items.iter().take(SHOWN).map(|e| e.describe()).collect();
+    let more = if items.len() > SHOWN { ", …" } else { "" };
+    match names.len() {
+        0 => format!("unexpected {found}"),
+        1 => format!("expected {} — found {found}", names[0]),
+        _ => format!("expected one of {}{more} — found {found}", names.join(", ")),
+    }
+}
+
+/// Cassandra's snippet: the query text around the offending token, which
+/// is wrapped in brackets, with `...` where text was cut.
+fn snippet(text: &str, tokens: &[Token], position: usize) -> String {
+    const BEFORE: usize = 5;
+    const AFTER: usize = 1;
+    let Some(found) = tokens.get(position) else {
+        return String::new();
+    };
+    let first = tokens[position.saturating_sub(BEFORE)].span.start;
+    let last = tokens
+        .get(position + AFTER)
+        .map_or(found.span.end, |t| t.span.end);
+    let mut out = String::from(" (");
+    if first > 0 {
+        out.push_str("...");
+    }
+    out.push_str(&text[first..found.span.start]);
+    out.push('[');
+    out.push_str(found.text(text));
+    out.push(']');
+    out.push_str(&text[found.span.end..last]);
+    if last < text.trim_end().len() {
+        out.push_str("...");
+    }
+    out.push(')');
+    out
+}
+
+/// "Did you mean" for a misspelt keyword, and a hint for reserved words
+/// used as names.
+fn help_for(found: &Token, text: &str, items: &[Expected]) -> Option<String> {
+    let word = found.text(text);
+    if let TokenKind::Keyword(k) = found.kind {
+        if k.is_reserved() && items.contains(&Expected::Class("identifier")) {
+            return Some(format!(
+                "{} is a reserved keyword; write \"{}\" to use it as a name",
+                k.as_str(),
+                word.to_ascii_lowercase()
+            ));
+        }
+    }
+    if !matches!(found.kind, TokenKind::Ident | TokenKind::Keyword(_)) {
+        return None;
+    }
+    let upper = word.to_ascii_uppercase();
+    let limit = if upper.len() <= 4 { 1 } else { 2 };
+    items
+        .iter()
+        .filter_map(|e| match e {
+            Expected::Keyword(k) => Some(k.as_str()),
+            _ => None,
+        })
+        .map(|k| (edit_distance(&upper, k), k))
+        .filter(|(d, _)| *d > 0 && *d <= limit)
+        .min()
+        .map(|(_, k)| format!("did you mean {k}?"))
+}
+
+/// Optimal string alignment distance (Levenshtein plus transpositions).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for j in 0..=b.len() {
+        d[0][j] = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            d[i][j] = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
+            }
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,401 @@
+//! INSERT, UPDATE, DELETE and BATCH.
+
+use nom::combinator::opt;
+use nom::multi::separated_list1;
+use nom::sequence::preceded;
+use nom::Parser;
+
+use super::super::ast::{
+    ArithmeticSign, Assignment, AssignmentKind, Batch, BatchKind, BatchStatement, ColumnRef,
+    Condition, ConditionKind, Delete, IfClause, Insert, InsertSource, JsonDefault, Literal, Term,
+    TermKind, Update, UsingItem,
+};
+use super::super::keyword::Keyword;
+use super::super::lexer::TokenKind;
+use super::common::{at_kw, is_name_token, kw, name, parenthesized_list, qualified_name, tok};
+use super::input::{ExpectedSet, PResult, Tokens};
+use super::select::{in_values, operator, where_clause};
+use super::term::{integer_or_marker, is_function_start, term};
+
+/// `USING TTL n AND TIMESTAMP n`, or nothing.
+pub(crate) fn opt_using(i: Tokens<'_>) -> PResult<'_, Vec<UsingItem>> {
+    let Ok((i, _)) = kw(Keyword::Using)(i) else {
+        return Ok((i, Vec::new()));
+    };
+    separated_list1(kw(Keyword::And), using_item).parse(i)
+}
+
+fn using_item(i: Tokens<'_>) -> PResult<'_, UsingItem> {
+    match i.peek_kind() {
+        Some(TokenKind::Keyword(Keyword::Ttl)) => {
+            let (i, value) = integer_or_marker(i.advance(1))?;
+            Ok((i, UsingItem::Ttl(value)))
+        }
+        Some(TokenKind::Keyword(Keyword::Timestamp)) => {
+            let (i, value) = integer_or_marker(i.advance(1))?;
+            Ok((i, UsingItem::Timestamp(value)))
+        }
+        _ => {
+            let mut set = ExpectedSet::default();
+            set.keyword(Keyword::Ttl);
+            set.keyword(Keyword::Timestamp);
+            i.expected(set)
+        }
+    }
+}
+
+/// `INSERT INTO t (cols) VALUES (terms) | JSON '…' [DEFAULT NULL|UNSET]
+/// [IF NOT EXISTS] [USING …]`
+pub(crate) fn insert(i: Tokens<'_>) -> PResult<'_, Insert> {
+    let start = i;
+    let (i, _) = (kw(Keyword::Insert), kw(Keyword::Into)).parse(i)?;
+    let (i, table) = qualified_name(i)?;
+    let (i, source) = if at_kw(i, Keyword::Json) {
+        insert_json(i.advance(1))?
+    } else {
+        let (i, columns) = parenthesized_list(name).parse(i)?;
+        let (i, _) = kw(Keyword::Values)(i)?;
+        let (i, values) = parenthesized_list(term).parse(i)?;
+        (i, InsertSource::Values { columns, values })
+    };
+    let (i, if_not_exists) =
+        opt((kw(Keyword::If), kw(Keyword::Not), kw(Keyword::Exists))).parse(i)?;
+    let (i, using) = opt_using(i)?;
+    Ok((
+        i,
+        Insert {
+            table,
+            source,
+            if_not_exists: if_not_exists.is_some(),
+            using,
+            span: i.span_since(start),
+        },
+    ))
+}
+
+fn insert_json(i: Tokens<'_>) -> PResult<'_, InsertSource> {
+    let (i, value) = json_value(i)?;
+    let (i, default) = opt(preceded(kw(Keyword::Default), json_default)).parse(i)?;
+    Ok((i, InsertSource::Json { value, default }))
+}
+
+fn json_default(i: Tokens<'_>) -> PResult<'_, JsonDefault> {
+    match i.peek_kind() {
+        Some(TokenKind::Keyword(Keyword::Null)) => Ok((i.advance(1), JsonDefault::Null)),
+        Some(TokenKind::Keyword(Keyword::Unset)) => Ok((i.advance(1), JsonDefault::Unset)),
+        _ => {
+            let mut set = ExpectedSet::default();
+            set.keyword(Keyword::Null);
+            set.keyword(Keyword::Unset);
+            i.expected(set)
+        }
+    }
+}
+
+/// The JSON document of INSERT JSON: a string or a bind marker.
+fn json_value(i: Tokens<'_>) -> PResult<'_, Term> {
+    let start = i;
+    let (i, kind) = match i.peek_kind() {
+        Some(TokenKind::Question | TokenKind::Colon) => {
+            let (i, m) = super::common::bind_marker(i)?;
+            (i, TermKind::Marker(m))
+        }
+        _ => {
+            let (i, s) = super::common::string(i)?;
+            (i, TermKind::Literal(Literal::String(s)))
+        }
+    };
+    Ok((
+        i,
+        Term {
+            kind,
+            span: i.span_since(start),
+        },
+    ))
+}
+
+/// `UPDATE t [USING …] SET … WHERE … [IF …]`
+pub(crate) fn update(i: Tokens<'_>) -> PResult<'_, Update> {
+    let start = i;
+    let (i, _) = kw(Keyword::Update)(i)?;
+    let (i, table) = qualified_name(i)?;
+    let (i, using) = opt_using(i)?;
+    let (i, _) = kw(Keyword::Set)(i)?;
+    let (i, assignments) = separated_list1(tok(TokenKind::Comma), assignment).parse(i)?;
+    let (i, where_clause) = where_clause(i)?;
+    let (i, if_clause) = opt_if(i)?;
+    Ok((
+        i,
+        Update {
+            table,
+            using,
+            assignments,
+            where_clause,
+            if_clause,
+            span: i.span_since(start),
+        },
+    ))
+}
+
+/// `c`, `c[term]` or `c.field`.
+fn column_ref(i: Tokens<'_>) -> PResult<'_, ColumnRef> {
+    let (i, column) = name(i)?;
+    match i.peek_kind() {
+        Some(TokenKind::LBracket) => {
+            let (i, _) = tok(TokenKind::LBracket)(i)?;
+            let (i, element) = term(i)?;
+            let (i, _) = tok(TokenKind::RBracket)(i)?;
+            Ok((i, ColumnRef::Element(column, element)))
+        }
+        Some(TokenKind::Dot) => {
+            let (i, field) = name(i.advance(1))?;
+            Ok((i, ColumnRef::Field(column, field)))
+        }
+        _ => Ok((i, ColumnRef::Column(column))),
+    }
+}
+
+/// One SET item. `c = c + t`, `c = c - t`, `c = c -1` (the minus lexed with
+/// the number) and `c = t + c` must name the same column on both sides;
+/// Cassandra reports a mismatch as a syntax error, with these texts.
+fn assignment(i: Tokens<'_>) -> PResult<'_, Assignment> {
+    let start = i;
+    let (i, target) = column_ref(i)?;
+    let (i, kind) = match (&target, i.peek_kind()) {
+        (ColumnRef::Column(c), Some(TokenKind::PlusEq | TokenKind::MinusEq)) => {
+            let op = if i.peek_kind() == Some(TokenKind::PlusEq) {
+                ArithmeticSign::Plus
+            } else {
+                ArithmeticSign::Minus
+            };
+            let (i, value) = term(i.advance(1))?;
+            let kind = AssignmentKind::Apply {
+                column: c.clone(),
+                op,
+                value,
+                shorthand: true,
+            };
+            (i, kind)
+        }
+        (ColumnRef::Column(c), _) => {
+            let (i, _) = tok(TokenKind::Eq)(i)?;
+            column_assignment(i, c.clone())?
+        }
+        _ => {
+            let (i, _) = tok(TokenKind::Eq)(i)?;
+            let (i, value) = term(i)?;
+            (i, AssignmentKind::Set { target, value })
+        }
+    };
+    Ok((
+        i,
+        Assignment {
+            kind,
+            span: i.span_since(start),
+        },
+    ))
+}
+
+fn column_assignment(
+    i: Tokens<'_>,
+    column: super::super::ast::Ident,
+) -> PResult<'_, AssignmentKind> {
+    let names_a_column = is_name_token(i.peek_kind()) && !is_function_start(i, i.peek_kind());
+    if names_a_column {
+        let (i, other) = name(i)?;
+        let same = other.name == column.name;
+        let (i, op, value) = match i.peek_kind() {
+            Some(TokenKind::Plus) | Some(TokenKind::Minus) => {
+                let op = if i.peek_kind() == Some(TokenKind::Plus) {
+                    ArithmeticSign::Plus
+                } else {
+                    ArithmeticSign::Minus
+                };
+                if !same {
+                    let sign = if op == ArithmeticSign::Plus { "+" } else { "-" };
+                    return i.fail(
+                        format!("Only expressions of the form X = X {sign}<value> are supported."),
+                        other.span,
+                    );
+                }
+                let (i, value) = term(i.advance(1))?;
+                (i, op, value)
+            }
+            Some(TokenKind::Integer) => {
+                let t = i.peek().map(|t| (t.span, i.text(t).to_string()));
+                let (span, text) = t.unwrap_or_default();
+                if !same {
+                    let sign = if text.starts_with('-') { '-' } else { '+' };
+                    return i.fail(
+                        format!("Only expressions of the form X = X {sign} <value> are supported."),
+                        other.span,
+                    );
+                }
+                let value = Term {
+                    kind: TermKind::Literal(Literal::Integer(text)),
+                    span,
+                };
+                (i.advance(1), ArithmeticSign::Plus, value)
+            }
+            _ => {
+                let mut set = ExpectedSet::default();
+                set.kind(TokenKind::Plus);
+                set.kind(TokenKind::Minus);
+                return i.expected(set);
+            }
+        };
+        return Ok((
+            i,
+            AssignmentKind::Apply {
+                column,
+                op,
+                value,
+                shorthand: false,
+            },
+        ));
+    }
+    let (i, value) = term(i)?;
+    if i.peek_kind() == Some(TokenKind::Plus) && is_name_token(i.peek_kind_at(1)) {
+        let (rest, other) = name(i.advance(1))?;
+        if other.name != column.name {
+            return i.fail(
+                "Only expressions of the form X = <value> + X are supported.",
+                other.span,
+            );
+        }
+        return Ok((rest, AssignmentKind::Prepend { column, value }));
+    }
+    Ok((
+        i,
+        AssignmentKind::Set {
+            target: ColumnRef::Column(column),
+            value,
+        },
+    ))
+}
+
+/// `IF EXISTS`, `IF cond AND …`, or nothing.
+pub(crate) fn opt_if(i: Tokens<'_>) -> PResult<'_, Option<IfClause>> {
+    let Ok((i, _)) = kw(Keyword::If)(i) else {
+        return Ok((i, None));
+    };
+    if let Ok((i, _)) = kw(Keyword::Exists)(i) {
+        return Ok((i, Some(IfClause::Exists)));
+    }
+    let (i, conditions) = separated_list1(kw(Keyword::And), condition).parse(i)?;
+    Ok((i, Some(IfClause::Conditions(conditions))))
+}
+
+fn condition(i: Tokens<'_>) -> PResult<'_, Condition> {
+    let start = i;
+    let (i, target) = column_ref(i)?;
+    let (i, kind) = match (&target, i.peek_kind()) {
+        (ColumnRef::Column(c), Some(TokenKind::Keyword(Keyword::Contains))) => {
+            let (i, key) = opt(kw(Keyword::Key)).parse(i.advance(1))?;
+            let (i, value) = term(i)?;
+            let kind = ConditionKind::Contains {
+                column: c.clone(),
+                key: key.is_some(),
+                value,
+            };
+            (i, kind)
+        }
+        (_, Some(TokenKind::Keyword(Keyword::In))) => {
+            let (i, values) = in_values(i.advance(1))?;
+            (i, ConditionKind::In { target, values })
+        }
+        _ => {
+            let (i, op) = operator(i)?;
+            let (i, value) = term(i)?;
+            (i, ConditionKind::Compare { target, op, value })
+        }
+    };
+    Ok((
+        i,
+        Condition {
+            kind,
+            span: i.span_since(start),
+        },
+    ))
+}
+
+/// `DELETE [targets] FROM t [USING TIMESTAMP n] WHERE … [IF …]`
+pub(crate) fn delete(i: Tokens<'_>) -> PResult<'_, Delete> {
+    let start = i;
+    let (i, _) = kw(Keyword::Delete)(i)?;
+    let (i, targets) = if at_kw(i, Keyword::From) {
+        (i, Vec::new())
+    } else {
+        separated_list1(tok(TokenKind::Comma), column_ref).parse(i)?
+    };
+    let (i, _) = kw(Keyword::From)(i)?;
+    let (i, table) = qualified_name(i)?;
+    let (i, using) = opt_using(i)?;
+    let (i, where_clause) = where_clause(i)?;
+    let (i, if_clause) = opt_if(i)?;
+    Ok((
+        i,
+        Delete {
+            targets,
+            table,
+            using,
+            where_clause,
+            if_clause,
+            span: i.span_since(start),
+        },
+    ))
+}
+
+/// `BEGIN [UNLOGGED | COUNTER] BATCH [USING …] stmt; … APPLY BATCH`
+pub(crate) fn batch(i: Tokens<'_>) -> PResult<'_, Batch> {
+    let start = i;
+    let (i, _) = kw(Keyword::Begin)(i)?;
+    let (i, kind) = match i.peek_kind() {
+        Some(TokenKind::Keyword(Keyword::Unlogged)) => (i.advance(1), BatchKind::Unlogged),
+        Some(TokenKind::Keyword(Keyword::Counter)) => (i.advance(1), BatchKind::Counter),
+        _ => (i, BatchKind::Logged),
+    };
+    let (i, _) = kw(Keyword::Batch)(i)?;
+    let (mut i, using) = opt_using(i)?;
+    let mut statements = Vec::new();
+    loop {
+        let (rest, statement) = match i.peek_kind() {
+            Some(TokenKind::Keyword(Keyword::Insert)) => {
+                let (rest, s) = insert(i)?;
+                (rest, BatchStatement::Insert(s))
+            }
+            Some(TokenKind::Keyword(Keyword::Update)) => {
+                let (rest, s) = update(i)?;
+                (rest, BatchStatement::Update(s))
+            }
+            Some(TokenKind::Keyword(Keyword::Delete)) => {
+                let (rest, s) = delete(i)?;
+                (rest, BatchStatement::Delete(s))
+            }
+            _ => {
+                let mut set = ExpectedSet::default();
+                set.keyword(Keyword::Insert);
+                set.keyword(Keyword::Update);
+                set.keyword(Keyword::Delete);
+                set.keyword(Keyword::Apply);
+                i.expected::<()>(set).ok();
+                break;
+            }
+        };
+        statements.push(statement);
+        i = rest;
+        while let Ok((rest, _)) = tok(TokenKind::Semicolon)(i) {
+            i = rest;
+        }
+    }
+    let (i, _) = (kw(Keyword::Apply), kw(Keyword::Batch)).parse(i)?;
+    Ok((
+        i,
+        Batch {
+            kind,
+            using,
+            statements,
+            span: i.span_since(start),
+        },
+    ))
+}

@@ -1,0 +1,601 @@
+//! SELECT, its selectors, and WHERE relations (shared with UPDATE, DELETE
+//! and materialized views).
+
+use nom::combinator::{map, opt};
+use nom::multi::{separated_list0, separated_list1};
+use nom::sequence::preceded;
+use nom::Parser;
+
+use super::super::ast::{
+    ArithmeticOp, InValues, Literal, MetadataFunction, Operator, Ordering, Order, Relation,
+    RelationKind, Select, SelectClause, SelectItem, Selector, SelectorKind, SubSelection, Term,
+    TermKind,
+};
+use super::super::keyword::Keyword;
+use super::super::lexer::TokenKind;
+use super::super::span::Span;
+use super::common::{at_kw, bind_marker, is_name_token, kw, name, qualified_name, tok};
+use super::input::{Class, ExpectedSet, PResult, Tokens};
+use super::term::{
+    cql_type, function_name, integer_or_marker, is_function_start, native_type, starts_term,
+    term,
+};
+
+/// `SELECT [JSON] [DISTINCT] … FROM t [WHERE …] [GROUP BY …] [ORDER BY …]
+/// [PER PARTITION LIMIT n] [LIMIT n] [ALLOW FILTERING]`
+pub(crate) fn select(i: Tokens<'_>) -> PResult<'_, Select> {
+    let start = i;
+    let (i, _) = kw(Keyword::Select)(i)?;
+    let (i, json) = modifier(i, Keyword::Json);
+    let (i, distinct) = modifier(i, Keyword::Distinct);
+    let (i, selection) = select_clause(i)?;
+    let (i, _) = kw(Keyword::From)(i)?;
+    let (i, from) = qualified_name(i)?;
+    let (i, where_clause) = opt_where(i)?;
+    let (i, group_by) = opt(preceded(
+        (kw(Keyword::Group), kw(Keyword::By)),
+        separated_list1(tok(TokenKind::Comma), selector),
+    ))
+    .parse(i)?;
+    let (i, order_by) = opt(preceded(
+        (kw(Keyword::Order), kw(Keyword::By)),
+        separated_list1(tok(TokenKind::Comma), ordering),
+    ))
+    .parse(i)?;
+    let (i, per_partition_limit) = opt(preceded(
+        (kw(Keyword::Per), kw(Keyword::Partition), kw(Keyword::Limit)),
+        integer_or_marker,
+    ))
+    .parse(i)?;
+    let (i, limit) = opt(preceded(kw(Keyword::Limit), integer_or_marker)).parse(i)?;
+    let (i, allow_filtering) = opt((kw(Keyword::Allow), kw(Keyword::Filtering))).parse(i)?;
+    Ok((
+        i,
+        Select {
+            json,
+            distinct,
+            selection,
+            from,
+            where_clause,
+            group_by: group_by.unwrap_or_default(),
+            order_by: order_by.unwrap_or_default(),
+            per_partition_limit,
+            limit,
+            allow_filtering: allow_filtering.is_some(),
+            span: i.span_since(start),
+        },
+    ))
+}
+
+/// `JSON` and `DISTINCT` are unreserved: `SELECT json FROM t` selects a
+/// column named json. The word is a modifier only when what follows it can
+/// start a selection and is not the rest of an expression around the word.
+fn modifier(i: Tokens<'_>, k: Keyword) -> (Tokens<'_>, bool) {
+    if !at_kw(i, k) {
+        return (i, false);
+    }
+    let is_modifier = match i.peek_kind_at(1) {
+        None => false,
+        Some(TokenKind::Star) => i.peek_kind_at(2) == Some(TokenKind::Keyword(Keyword::From)),
+        Some(
+            TokenKind::Keyword(Keyword::From | Keyword::As)
+            | TokenKind::Comma
+            | TokenKind::LParen
+            | TokenKind::LBracket
+            | TokenKind::Dot
+            | TokenKind::Plus
+            | TokenKind::Minus
+            | TokenKind::Slash
+            | TokenKind::Percent,
+        ) => false,
+        Some(_) => true,
+    };
+    if is_modifier {
+        (i.advance(1), true)
+    } else {
+        (i, false)
+    }
+}
+
+/// `*` or selectors with optional aliases.
+pub(crate) fn select_clause(i: Tokens<'_>) -> PResult<'_, SelectClause> {
+    if let Ok((rest, _)) = tok(TokenKind::Star)(i) {
+        return Ok((rest, SelectClause::Star));
+    }
+    map(
+        separated_list1(tok(TokenKind::Comma), select_item),
+        SelectClause::Items,
+    )
+    .parse(i)
+}
+
+fn select_item(i: Tokens<'_>) -> PResult<'_, SelectItem> {
+    let (i, selector) = selector(i)?;
+    let (i, alias) = opt(preceded(kw(Keyword::As), name)).parse(i)?;
+    Ok((i, SelectItem { selector, alias }))
+}
+
+fn ordering(i: Tokens<'_>) -> PResult<'_, Ordering> {
+    let (i, column) = name(i)?;
+    let (i, order) = opt(direction).parse(i)?;
+    Ok((i, Ordering { column, order }))
+}
+
+/// `ASC` or `DESC`.
+pub(crate) fn direction(i: Tokens<'_>) -> PResult<'_, Order> {
+    match i.peek_kind() {
+        Some(TokenKind::Keyword(Keyword::Asc)) => Ok((i.advance(1), Order::Asc)),
+        Some(TokenKind::Keyword(Keyword::Desc)) => Ok((i.advance(1), Order::Desc)),
+        _ => {
+            let mut set = ExpectedSet::default();
+            set.keyword(Keyword::Asc);
+            set.keyword(Keyword::Desc);
+            i.expected(set)
+        }
+    }
+}
+
+fn wrap(kind: SelectorKind, span: Span) -> Selector {
+    Selector { kind, span }
+}
+
+/// A selector, with arithmetic (`* / %` binding tighter than `+ -`).
+pub(crate) fn selector(i: Tokens<'_>) -> PResult<'_, Selector> {
+    let start = i;
+    let (mut i, mut left) = selector_product(i)?;
+    loop {
+        let op = match i.peek_kind() {
+            Some(TokenKind::Plus) => ArithmeticOp::Add,
+            Some(TokenKind::Minus) => ArithmeticOp::Sub,
+            Some(TokenKind::Integer | TokenKind::Float)
+                if i.peek().is_some_and(|t| i.text(t).starts_with('-')) =>
+            {
+                let (rest, right) = negative_literal_operand(i, start)?;
+                left = binary(ArithmeticOp::Sub, left, right, rest.span_since(start));
+                i = rest;
+                continue;
+            }
+            _ => break,
+        };
+        let Ok((rest, right)) = selector_product(i.advance(1)) else {
+            break;
+        };
+        left = binary(op, left, right, rest.span_since(start));
+        i = rest;
+    }
+    Ok((i, left))
+}
+
+/// `a -1` in a selector reads as `a - 1`, like in a term.
+fn negative_literal_operand<'a>(i: Tokens<'a>, _start: Tokens<'a>) -> PResult<'a, Selector> {
+    let Some(t) = i.peek() else {
+        return i.expected_class(Class::Term);
+    };
+    let text = i.text(t)[1..].to_string();
+    let literal = if t.kind == TokenKind::Integer {
+        Literal::Integer(text)
+    } else {
+        Literal::Float(text)
+    };
+    let span = Span::new(t.span.start + 1, t.span.end);
+    let first = wrap(
+        SelectorKind::Term(Term {
+            kind: TermKind::Literal(literal),
+            span,
+        }),
+        span,
+    );
+    selector_product_continuing(i.advance(1), i, first)
+}
+
+fn binary(op: ArithmeticOp, left: Selector, right: Selector, span: Span) -> Selector {
+    wrap(
+        SelectorKind::Binary {
+            op,
+            left: Box::new(left),
+            right: Box::new(right),
+        },
+        span,
+    )
+}
+
+fn selector_product(i: Tokens<'_>) -> PResult<'_, Selector> {
+    let start = i;
+    let (i, first) = selector_unary(i)?;
+    selector_product_continuing(i, start, first)
+}
+
+fn selector_product_continuing<'a>(
+    mut i: Tokens<'a>,
+    start: Tokens<'a>,
+    first: Selector,
+) -> PResult<'a, Selector> {
+    let mut left = first;
+    loop {
+        let op = match i.peek_kind() {
+            Some(TokenKind::Star) => ArithmeticOp::Mul,
+            Some(TokenKind::Slash) => ArithmeticOp::Div,
+            Some(TokenKind::Percent) => ArithmeticOp::Rem,
+            _ => break,
+        };
+        let Ok((rest, right)) = selector_unary(i.advance(1)) else {
+            break;
+        };
+        left = binary(op, left, right, rest.span_since(start));
+        i = rest;
+    }
+    Ok((i, left))
+}
+
+fn selector_unary(i: Tokens<'_>) -> PResult<'_, Selector> {
+    if i.peek_kind() != Some(TokenKind::Minus) {
+        return selector_postfix(i);
+    }
+    let start = i;
+    let (i, inner) = selector_postfix(i.advance(1))?;
+    let span = i.span_since(start);
+    let kind = match inner.kind {
+        SelectorKind::Term(Term {
+            kind: TermKind::Literal(Literal::Integer(t)),
+            ..
+        }) if !t.starts_with('-') => literal_selector(Literal::Integer(format!("-{t}")), span),
+        SelectorKind::Term(Term {
+            kind: TermKind::Literal(Literal::Float(t)),
+            ..
+        }) if !t.starts_with('-') => literal_selector(Literal::Float(format!("-{t}")), span),
+        other => SelectorKind::Negate(Box::new(wrap(other, inner.span))),
+    };
+    Ok((i, wrap(kind, span)))
+}
+
+fn literal_selector(literal: Literal, span: Span) -> SelectorKind {
+    SelectorKind::Term(Term {
+        kind: TermKind::Literal(literal),
+        span,
+    })
+}
+
+/// A selector followed by any number of `[…]`, `[a..b]` or `.field`.
+fn selector_postfix(i: Tokens<'_>) -> PResult<'_, Selector> {
+    let start = i;
+    let (mut i, mut selector) = selector_primary(i)?;
+    loop {
+        let (rest, sub) = match i.peek_kind() {
+            Some(TokenKind::LBracket) => sub_element(i)?,
+            Some(TokenKind::Dot) if is_name_token(i.peek_kind_at(1)) => {
+                let (rest, field) = name(i.advance(1))?;
+                (rest, SubSelection::Field(field))
+            }
+            _ => break,
+        };
+        selector = wrap(
+            SelectorKind::Sub {
+                selector: Box::new(selector),
+                sub,
+            },
+            rest.span_since(start),
+        );
+        i = rest;
+    }
+    Ok((i, selector))
+}
+
+/// `[term]` or `[from..to]` with either bound optional.
+pub(crate) fn sub_element(i: Tokens<'_>) -> PResult<'_, SubSelection> {
+    let (i, _) = tok(TokenKind::LBracket)(i)?;
+    let (i, from) = opt(term).parse(i)?;
+    if let Ok((i, _)) = tok(TokenKind::DotDot)(i) {
+        let (i, to) = opt(term).parse(i)?;
+        let (i, _) = tok(TokenKind::RBracket)(i)?;
+        return Ok((i, SubSelection::Slice(from, to)));
+    }
+    let Some(element) = from else {
+        return i.expected_class(Class::Term);
+    };
+    let (i, _) = tok(TokenKind::RBracket)(i)?;
+    Ok((i, SubSelection::Element(element)))
+}
+
+fn metadata_function(k: Keyword) -> Option<MetadataFunction> {
+    match k {
+        Keyword::Writetime => Some(MetadataFunction::WriteTime),
+        Keyword::Maxwritetime => Some(MetadataFunction::MaxWriteTime),
+        Keyword::Ttl => Some(MetadataFunction::Ttl),
+        _ => None,
+    }
+}
+
+fn selector_primary(i: Tokens<'_>) -> PResult<'_, Selector> {
+    let start = i;
+    let kind = i.peek_kind();
+    let call = i.peek_kind_at(1) == Some(TokenKind::LParen);
+    let (i, kind) = match kind {
+        Some(TokenKind::Keyword(Keyword::Count))
+            if call && i.peek_kind_at(2) == Some(TokenKind::Star) =>
+        {
+            let (i, _) = (
+                kw(Keyword::Count),
+                tok(TokenKind::LParen),
+                tok(TokenKind::Star),
+                tok(TokenKind::RParen),
+            )
+                .parse(i)?;
+            (i, SelectorKind::CountStar)
+        }
+        Some(TokenKind::Keyword(k)) if call && metadata_function(k).is_some() => {
+            metadata(i, metadata_function(k).unwrap_or(MetadataFunction::WriteTime))?
+        }
+        Some(TokenKind::Keyword(Keyword::Cast)) if call => selector_cast(i)?,
+        k if is_function_start(i, k) => {
+            let (i, name) = function_name(i)?;
+            let (i, _) = tok(TokenKind::LParen)(i)?;
+            let (i, args) = separated_list0(tok(TokenKind::Comma), selector).parse(i)?;
+            let (i, _) = tok(TokenKind::RParen)(i)?;
+            (i, SelectorKind::Function { name, args })
+        }
+        k if is_name_token(k) => map(name, SelectorKind::Column).parse(i)?,
+        Some(TokenKind::LParen) => selector_hint_or_tuple(i)?,
+        Some(TokenKind::LBracket) => {
+            let (i, _) = tok(TokenKind::LBracket)(i)?;
+            let (i, items) = separated_list0(tok(TokenKind::Comma), selector).parse(i)?;
+            let (i, _) = tok(TokenKind::RBracket)(i)?;
+            (i, SelectorKind::List(items))
+        }
+        Some(TokenKind::LBrace) => selector_braces(i)?,
+        _ if starts_term(i) => map(super::term::simple_term, SelectorKind::Term).parse(i)?,
+        _ => return i.expected_class(Class::Name),
+    };
+    Ok((i, wrap(kind, i.span_since(start))))
+}
+
+fn metadata(i: Tokens<'_>, function: MetadataFunction) -> PResult<'_, SelectorKind> {
+    let (i, _) = (i.advance(1), ());
+    let (i, _) = tok(TokenKind::LParen)(i)?;
+    let (i, column) = name(i)?;
+    let (i, sub) = match i.peek_kind() {
+        Some(TokenKind::LBracket) => map(sub_element, Some).parse(i)?,
+        Some(TokenKind::Dot) => {
+            let (i, field) = name(i.advance(1))?;
+            (i, Some(SubSelection::Field(field)))
+        }
+        _ => (i, None),
+    };
+    let (i, _) = tok(TokenKind::RParen)(i)?;
+    Ok((
+        i,
+        SelectorKind::Metadata {
+            function,
+            column,
+            sub: sub.map(Box::new),
+        },
+    ))
+}
+
+fn selector_cast(i: Tokens<'_>) -> PResult<'_, SelectorKind> {
+    let (i, _) = kw(Keyword::Cast)(i)?;
+    let (i, _) = tok(TokenKind::LParen)(i)?;
+    let (i, inner) = selector(i)?;
+    let (i, _) = kw(Keyword::As)(i)?;
+    let (i, ty) = native_type(i)?;
+    let (i, _) = tok(TokenKind::RParen)(i)?;
+    Ok((
+        i,
+        SelectorKind::Cast {
+            selector: Box::new(inner),
+            ty: super::super::ast::CqlType::Native(ty),
+        },
+    ))
+}
+
+fn selector_hint_or_tuple(i: Tokens<'_>) -> PResult<'_, SelectorKind> {
+    let (after_paren, _) = tok(TokenKind::LParen)(i)?;
+    if let Ok((rest, ty)) = cql_type(after_paren) {
+        if let Ok((rest, _)) = tok(TokenKind::RParen)(rest) {
+            if let Ok((rest, hinted)) = selector_unary(rest) {
+                return Ok((
+                    rest,
+                    SelectorKind::TypeHint {
+                        ty,
+                        selector: Box::new(hinted),
+                    },
+                ));
+            }
+        }
+    }
+    let (i, items) = separated_list1(tok(TokenKind::Comma), selector).parse(after_paren)?;
+    let (i, _) = tok(TokenKind::RParen)(i)?;
+    Ok((i, SelectorKind::Tuple(items)))
+}
+
+fn selector_braces(i: Tokens<'_>) -> PResult<'_, SelectorKind> {
+    let (i, _) = tok(TokenKind::LBrace)(i)?;
+    if let Ok((rest, _)) = tok(TokenKind::RBrace)(i) {
+        return Ok((rest, SelectorKind::Set(Vec::new())));
+    }
+    let (mut i, first) = selector(i)?;
+    if let Ok((rest, _)) = tok(TokenKind::Colon)(i) {
+        let (rest, value) = selector(rest)?;
+        let mut entries = vec![(first, value)];
+        i = rest;
+        while let Ok((rest, _)) = tok(TokenKind::Comma)(i) {
+            let (rest, key) = selector(rest)?;
+            let (rest, _) = tok(TokenKind::Colon)(rest)?;
+            let (rest, value) = selector(rest)?;
+            entries.push((key, value));
+            i = rest;
+        }
+        let (i, _) = tok(TokenKind::RBrace)(i)?;
+        return Ok((i, SelectorKind::Map(entries)));
+    }
+    let mut items = vec![first];
+    while let Ok((rest, _)) = tok(TokenKind::Comma)(i) {
+        let (rest, item) = selector(rest)?;
+        items.push(item);
+        i = rest;
+    }
+    let (i, _) = tok(TokenKind::RBrace)(i)?;
+    Ok((i, SelectorKind::Set(items)))
+}
+
+/// `WHERE relation AND relation …`, or nothing.
+pub(crate) fn opt_where(i: Tokens<'_>) -> PResult<'_, Vec<Relation>> {
+    if !at_kw(i, Keyword::Where) {
+        i.expected_keyword::<()>(Keyword::Where).ok();
+        return Ok((i, Vec::new()));
+    }
+    where_clause(i)
+}
+
+/// `WHERE relation AND relation …`
+pub(crate) fn where_clause(i: Tokens<'_>) -> PResult<'_, Vec<Relation>> {
+    let (i, _) = kw(Keyword::Where)(i)?;
+    separated_list1(kw(Keyword::And), relation).parse(i)
+}
+
+/// A comparison operator.
+pub(crate) fn operator(i: Tokens<'_>) -> PResult<'_, Operator> {
+    let op = match i.peek_kind() {
+        Some(TokenKind::Eq) => Operator::Eq,
+        Some(TokenKind::Ne) => Operator::Ne,
+        Some(TokenKind::Lt) => Operator::Lt,
+        Some(TokenKind::Le) => Operator::Le,
+        Some(TokenKind::Gt) => Operator::Gt,
+        Some(TokenKind::Ge) => Operator::Ge,
+        _ => {
+            let mut set = ExpectedSet::default();
+            for kind in [
+                TokenKind::Eq,
+                TokenKind::Ne,
+                TokenKind::Lt,
+                TokenKind::Le,
+                TokenKind::Gt,
+                TokenKind::Ge,
+            ] {
+                set.kind(kind);
+            }
+            return i.expected(set);
+        }
+    };
+    Ok((i.advance(1), op))
+}
+
+/// `IN (…)` or `IN ?` after the IN keyword.
+pub(crate) fn in_values(i: Tokens<'_>) -> PResult<'_, InValues> {
+    if matches!(
+        i.peek_kind(),
+        Some(TokenKind::Question | TokenKind::Colon)
+    ) {
+        return map(bind_marker, InValues::Marker).parse(i);
+    }
+    let (i, _) = tok(TokenKind::LParen)(i)?;
+    let (i, values) = separated_list0(tok(TokenKind::Comma), term).parse(i)?;
+    let (i, _) = tok(TokenKind::RParen)(i)?;
+    Ok((i, InValues::List(values)))
+}
+
+/// One WHERE restriction.
+pub(crate) fn relation(i: Tokens<'_>) -> PResult<'_, Relation> {
+    let start = i;
+    let (i, kind) = match i.peek_kind() {
+        Some(TokenKind::Keyword(Keyword::Token)) => token_relation(i)?,
+        Some(TokenKind::LParen) => match multi_column_relation(i) {
+            Ok(found) => found,
+            Err(nom::Err::Error(_)) => {
+                let (i, _) = tok(TokenKind::LParen)(i)?;
+                let (i, inner) = relation(i)?;
+                let (i, _) = tok(TokenKind::RParen)(i)?;
+                (i, inner.kind)
+            }
+            Err(e) => return Err(e),
+        },
+        _ => single_column_relation(i)?,
+    };
+    Ok((
+        i,
+        Relation {
+            kind,
+            span: i.span_since(start),
+        },
+    ))
+}
+
+fn token_relation(i: Tokens<'_>) -> PResult<'_, RelationKind> {
+    let (i, _) = kw(Keyword::Token)(i)?;
+    let (i, _) = tok(TokenKind::LParen)(i)?;
+    let (i, columns) = separated_list0(tok(TokenKind::Comma), name).parse(i)?;
+    let (i, _) = tok(TokenKind::RParen)(i)?;
+    let (i, op) = operator(i)?;
+    let (i, value) = term(i)?;
+    Ok((i, RelationKind::Token { columns, op, value }))
+}
+
+fn multi_column_relation(i: Tokens<'_>) -> PResult<'_, RelationKind> {
+    let (i, _) = tok(TokenKind::LParen)(i)?;
+    let (i, columns) = separated_list1(tok(TokenKind::Comma), name).parse(i)?;
+    let (i, _) = tok(TokenKind::RParen)(i)?;
+    if let Ok((i, _)) = kw(Keyword::In)(i) {
+        let (i, values) = in_values(i)?;
+        return Ok((i, RelationKind::MultiIn { columns, values }));
+    }
+    let (i, op) = operator(i)?;
+    let (i, value) = term(i)?;
+    Ok((i, RelationKind::MultiCompare { columns, op, value }))
+}
+
+fn single_column_relation(i: Tokens<'_>) -> PResult<'_, RelationKind> {
+    let (i, column) = name(i)?;
+    match i.peek_kind() {
+        Some(TokenKind::Keyword(Keyword::In)) => {
+            let (i, values) = in_values(i.advance(1))?;
+            Ok((i, RelationKind::In { column, values }))
+        }
+        Some(TokenKind::Keyword(Keyword::Contains)) => {
+            let (i, key) = opt(kw(Keyword::Key)).parse(i.advance(1))?;
+            let (i, value) = term(i)?;
+            Ok((
+                i,
+                RelationKind::Contains {
+                    column,
+                    key: key.is_some(),
+                    value,
+                },
+            ))
+        }
+        Some(TokenKind::Keyword(Keyword::Like)) => {
+            let (i, value) = term(i.advance(1))?;
+            Ok((i, RelationKind::Like { column, value }))
+        }
+        Some(TokenKind::Keyword(Keyword::Is)) => {
+            let (i, _) = (kw(Keyword::Is), kw(Keyword::Not), kw(Keyword::Null)).parse(i)?;
+            Ok((i, RelationKind::IsNotNull { column }))
+        }
+        Some(TokenKind::LBracket) => {
+            let (i, _) = tok(TokenKind::LBracket)(i)?;
+            let (i, key) = term(i)?;
+            let (i, _) = tok(TokenKind::RBracket)(i)?;
+            let (i, op) = operator(i)?;
+            let (i, value) = term(i)?;
+            Ok((
+                i,
+                RelationKind::MapEntry {
+                    column,
+                    key,
+                    op,
+                    value,
+                },
+            ))
+        }
+        _ => {
+            let mut set = ExpectedSet::default();
+            set.keyword(Keyword::In);
+            set.keyword(Keyword::Contains);
+            set.keyword(Keyword::Like);
+            set.keyword(Keyword::Is);
+            set.kind(TokenKind::LBracket);
+            i.expected::<()>(set).ok();
+            let (i, op) = operator(i)?;
+            let (i, value) = term(i)?;
+            Ok((i, RelationKind::Compare { column, op, value }))
+        }
+    }
+}

@@ -1,0 +1,456 @@
+//! Terms (values) and types.
+//!
+//! ```text
+//! term    = product { ('+' | '-') product }     -- `a -1` also reads as `a - 1`
+//! product = unary { ('*' | '/' | '%') unary }
+//! unary   = ['-'] simple
+//! simple  = literal | marker | collection | tuple | '(' type ')' simple
+//!         | CAST '(' term AS native_type ')' | function_call
+//! ```
+
+use nom::combinator::map;
+use nom::multi::separated_list0;
+use nom::Parser;
+
+use super::super::ast::{
+    ArithmeticOp, CqlType, FunctionName, Ident, Literal, NativeType, QualifiedName, Term,
+    TermKind,
+};
+use super::super::keyword::Keyword;
+use super::super::lexer::TokenKind;
+use super::common::{
+    at_kw, bind_marker, is_name_token, kw, literal_at, name, qualified_name, string, tok,
+};
+use super::input::{Class, PResult, Tokens};
+
+/// A term, with arithmetic.
+pub(crate) fn term(i: Tokens<'_>) -> PResult<'_, Term> {
+    let start = i;
+    let (mut i, mut left) = product(i)?;
+    loop {
+        let (rest, op, right) = match i.peek_kind() {
+            Some(TokenKind::Plus) => match product(i.advance(1)) {
+                Ok((rest, right)) => (rest, ArithmeticOp::Add, right),
+                Err(_) => break,
+            },
+            Some(TokenKind::Minus) => match product(i.advance(1)) {
+                Ok((rest, right)) => (rest, ArithmeticOp::Sub, right),
+                Err(_) => break,
+            },
+            Some(TokenKind::Integer | TokenKind::Float) if starts_with_minus(i) => {
+                let (rest, right) = negative_literal_as_subtrahend(i)?;
+                (rest, ArithmeticOp::Sub, right)
+            }
+            _ => break,
+        };
+        left = Term {
+            kind: TermKind::Binary {
+                op,
+                left: Box::new(left),
+                right: Box::new(right),
+            },
+            span: rest.span_since(start),
+        };
+        i = rest;
+    }
+    Ok((i, left))
+}
+
+fn starts_with_minus(i: Tokens<'_>) -> bool {
+    i.peek().is_some_and(|t| i.text(t).starts_with('-'))
+}
+
+/// `a -1` lexes as `a`, `-1`; Cassandra reads it as `a - 1`. The result is
+/// the positive literal, continued into a product (`a -1 * b` is `a - 1 * b`).
+fn negative_literal_as_subtrahend(i: Tokens<'_>) -> PResult<'_, Term> {
+    let Some(t) = i.peek() else {
+        return i.expected_class(Class::Term);
+    };
+    let text = &i.text(t)[1..];
+    let literal = match t.kind {
+        TokenKind::Integer => Literal::Integer(text.to_string()),
+        _ => Literal::Float(text.to_string()),
+    };
+    let first = Term {
+        kind: TermKind::Literal(literal),
+        span: super::super::span::Span::new(t.span.start + 1, t.span.end),
+    };
+    product_continuing(i.advance(1), i, first)
+}
+
+fn product(i: Tokens<'_>) -> PResult<'_, Term> {
+    let start = i;
+    let (i, first) = unary(i)?;
+    product_continuing(i, start, first)
+}
+
+fn product_continuing<'a>(mut i: Tokens<'a>, start: Tokens<'a>, first: Term) -> PResult<'a, Term> {
+    let mut left = first;
+    loop {
+        let op = match i.peek_kind() {
+            Some(TokenKind::Star) => ArithmeticOp::Mul,
+            Some(TokenKind::Slash) => ArithmeticOp::Div,
+            Some(TokenKind::Percent) => ArithmeticOp::Rem,
+            _ => break,
+        };
+        let Ok((rest, right)) = unary(i.advance(1)) else {
+            break;
+        };
+        left = Term {
+            kind: TermKind::Binary {
+                op,
+                left: Box::new(left),
+                right: Box::new(right),
+            },
+            span: rest.span_since(start),
+        };
+        i = rest;
+    }
+    Ok((i, left))
+}
+
+/// `-x`: a minus before a positive number literal folds into the literal.
+fn unary(i: Tokens<'_>) -> PResult<'_, Term> {
+    if i.peek_kind() != Some(TokenKind::Minus) {
+        return simple_term(i);
+    }
+    let start = i;
+    let (i, inner) = simple_term(i.advance(1))?;
+    let kind = match inner.kind {
+        TermKind::Literal(Literal::Integer(t)) if !t.starts_with('-') => {
+            TermKind::Literal(Literal::Integer(format!("-{t}")))
+        }
+        TermKind::Literal(Literal::Float(t)) if !t.starts_with('-') => {
+            TermKind::Literal(Literal::Float(format!("-{t}")))
+        }
+        other => TermKind::Negate(Box::new(Term {
+            kind: other,
+            span: inner.span,
+        })),
+    };
+    Ok((
+        i,
+        Term {
+            kind,
+            span: i.span_since(start),
+        },
+    ))
+}
+
+/// A term without arithmetic at its top.
+pub(crate) fn simple_term(i: Tokens<'_>) -> PResult<'_, Term> {
+    let start = i;
+    let (i, kind) = match i.peek_kind() {
+        Some(TokenKind::Question | TokenKind::Colon) => {
+            map(bind_marker, TermKind::Marker).parse(i)?
+        }
+        Some(TokenKind::LBracket) => list_literal(i)?,
+        Some(TokenKind::LBrace) => brace_literal(i)?,
+        Some(TokenKind::LParen) => hint_or_tuple(i)?,
+        Some(TokenKind::Keyword(Keyword::Cast))
+            if i.peek_kind_at(1) == Some(TokenKind::LParen) =>
+        {
+            cast(i)?
+        }
+        kind if is_function_start(i, kind) => function_call(i)?,
+        _ => match literal_at(i) {
+            Some((rest, lit)) => (rest, TermKind::Literal(lit)),
+            None => return i.expected_class(Class::Term),
+        },
+    };
+    Ok((
+        i,
+        Term {
+            kind,
+            span: i.span_since(start),
+        },
+    ))
+}
+
+/// Whether a function call starts here: `name (` or `ks . name (`.
+pub(crate) fn is_function_start(i: Tokens<'_>, kind: Option<TokenKind>) -> bool {
+    let is_fn_name = |k: Option<TokenKind>| {
+        is_name_token(k) || k == Some(TokenKind::Keyword(Keyword::Token))
+    };
+    if !is_fn_name(kind) {
+        return false;
+    }
+    match i.peek_kind_at(1) {
+        Some(TokenKind::LParen) => true,
+        Some(TokenKind::Dot) => {
+            is_fn_name(i.peek_kind_at(2)) && i.peek_kind_at(3) == Some(TokenKind::LParen)
+        }
+        _ => false,
+    }
+}
+
+fn fn_name(i: Tokens<'_>) -> PResult<'_, Ident> {
+    match i.peek() {
+        Some(t) if t.kind == TokenKind::Keyword(Keyword::Token) => Ok((
+            i.advance(1),
+            Ident {
+                name: "token".into(),
+                span: t.span,
+            },
+        )),
+        _ => name(i),
+    }
+}
+
+/// A function name: a name, `token`, optionally keyspace-qualified.
+pub(crate) fn function_name(i: Tokens<'_>) -> PResult<'_, FunctionName> {
+    let (i, first) = fn_name(i)?;
+    if i.peek_kind() == Some(TokenKind::Dot) {
+        let (i, second) = fn_name(i.advance(1))?;
+        return Ok((
+            i,
+            FunctionName {
+                keyspace: Some(first),
+                name: second,
+            },
+        ));
+    }
+    Ok((
+        i,
+        FunctionName {
+            keyspace: None,
+            name: first,
+        },
+    ))
+}
+
+fn function_call(i: Tokens<'_>) -> PResult<'_, TermKind> {
+    let (i, name) = function_name(i)?;
+    let (i, _) = tok(TokenKind::LParen)(i)?;
+    let (i, args) = separated_list0(tok(TokenKind::Comma), term).parse(i)?;
+    let (i, _) = tok(TokenKind::RParen)(i)?;
+    Ok((i, TermKind::FunctionCall { name, args }))
+}
+
+fn cast(i: Tokens<'_>) -> PResult<'_, TermKind> {
+    let (i, _) = kw(Keyword::Cast)(i)?;
+    let (i, _) = tok(TokenKind::LParen)(i)?;
+    let (i, inner) = term(i)?;
+    let (i, _) = kw(Keyword::As)(i)?;
+    let (i, ty) = native_type(i)?;
+    let (i, _) = tok(TokenKind::RParen)(i)?;
+    Ok((
+        i,
+        TermKind::Cast {
+            term: Box::new(inner),
+            ty: CqlType::Native(ty),
+        },
+    ))
+}
+
+fn list_literal(i: Tokens<'_>) -> PResult<'_, TermKind> {
+    let (i, _) = tok(TokenKind::LBracket)(i)?;
+    let (i, items) = separated_list0(tok(TokenKind::Comma), term).parse(i)?;
+    let (i, _) = tok(TokenKind::RBracket)(i)?;
+    Ok((i, TermKind::List(items)))
+}
+
+/// `{}`, `{a, b}`, `{k: v}` or `{field: v}`: a field name followed by `:`
+/// makes it a user-defined type value, since a map key is never a bare name.
+fn brace_literal(i: Tokens<'_>) -> PResult<'_, TermKind> {
+    let (i, _) = tok(TokenKind::LBrace)(i)?;
+    if let Ok((rest, _)) = tok(TokenKind::RBrace)(i) {
+        return Ok((rest, TermKind::Set(Vec::new())));
+    }
+    if is_name_token(i.peek_kind()) && i.peek_kind_at(1) == Some(TokenKind::Colon) {
+        return udt_literal(i);
+    }
+    let (mut i, first) = term(i)?;
+    if let Ok((rest, _)) = tok(TokenKind::Colon)(i) {
+        let (rest, value) = term(rest)?;
+        let mut entries = vec![(first, value)];
+        i = rest;
+        while let Ok((rest, _)) = tok(TokenKind::Comma)(i) {
+            let (rest, key) = term(rest)?;
+            let (rest, _) = tok(TokenKind::Colon)(rest)?;
+            let (rest, value) = term(rest)?;
+            entries.push((key, value));
+            i = rest;
+        }
+        let (i, _) = tok(TokenKind::RBrace)(i)?;
+        return Ok((i, TermKind::Map(entries)));
+    }
+    let mut items = vec![first];
+    while let Ok((rest, _)) = tok(TokenKind::Comma)(i) {
+        let (rest, item) = term(rest)?;
+        items.push(item);
+        i = rest;
+    }
+    let (i, _) = tok(TokenKind::RBrace)(i)?;
+    Ok((i, TermKind::Set(items)))
+}
+
+fn udt_literal(i: Tokens<'_>) -> PResult<'_, TermKind> {
+    let mut fields = Vec::new();
+    let mut i = i;
+    loop {
+        let (rest, field) = name(i)?;
+        let (rest, _) = tok(TokenKind::Colon)(rest)?;
+        let (rest, value) = term(rest)?;
+        fields.push((field, value));
+        i = rest;
+        match tok(TokenKind::Comma)(i) {
+            Ok((rest, _)) => i = rest,
+            Err(_) => break,
+        }
+    }
+    let (i, _) = tok(TokenKind::RBrace)(i)?;
+    Ok((i, TermKind::Udt(fields)))
+}
+
+/// `(type) term` is a type hint; anything else in parentheses is a tuple.
+fn hint_or_tuple(i: Tokens<'_>) -> PResult<'_, TermKind> {
+    let (after_paren, _) = tok(TokenKind::LParen)(i)?;
+    if let Ok((rest, ty)) = cql_type(after_paren) {
+        if let Ok((rest, _)) = tok(TokenKind::RParen)(rest) {
+            if let Ok((rest, hinted)) = simple_term(rest) {
+                return Ok((
+                    rest,
+                    TermKind::TypeHint {
+                        ty,
+                        term: Box::new(hinted),
+                    },
+                ));
+            }
+        }
+    }
+    let (i, items) = separated_list0(tok(TokenKind::Comma), term).parse(after_paren)?;
+    if items.is_empty() {
+        return i.expected_class(Class::Term);
+    }
+    let (i, _) = tok(TokenKind::RParen)(i)?;
+    Ok((i, TermKind::Tuple(items)))
+}
+
+/// A native type name (an unreserved keyword such as `int`).
+pub(crate) fn native_type(i: Tokens<'_>) -> PResult<'_, NativeType> {
+    if let Some(TokenKind::Keyword(k)) = i.peek_kind() {
+        if let Some(t) = NativeType::from_name(k.as_str()) {
+            return Ok((i.advance(1), t));
+        }
+    }
+    i.expected_class(Class::Type)
+}
+
+fn angle<'a, O>(
+    i: Tokens<'a>,
+    inner: impl Fn(Tokens<'a>) -> PResult<'a, O>,
+) -> PResult<'a, O> {
+    let (i, _) = tok(TokenKind::Lt)(i)?;
+    let (i, out) = inner(i)?;
+    let (i, _) = tok(TokenKind::Gt)(i)?;
+    Ok((i, out))
+}
+
+/// A CQL type: native, collection, tuple, frozen, vector, user-defined or
+/// a custom class given as a string.
+pub(crate) fn cql_type(i: Tokens<'_>) -> PResult<'_, CqlType> {
+    let constructor = match i.peek_kind() {
+        Some(TokenKind::Keyword(k)) if i.peek_kind_at(1) == Some(TokenKind::Lt) => Some(k),
+        _ => None,
+    };
+    let after = i.advance(1);
+    match constructor {
+        Some(Keyword::List) => angle(after, |i| map(cql_type, |t| CqlType::List(Box::new(t))).parse(i)),
+        Some(Keyword::Set) => angle(after, |i| map(cql_type, |t| CqlType::Set(Box::new(t))).parse(i)),
+        Some(Keyword::Frozen) => {
+            angle(after, |i| map(cql_type, |t| CqlType::Frozen(Box::new(t))).parse(i))
+        }
+        Some(Keyword::Map) => angle(after, |i| {
+            let (i, k) = cql_type(i)?;
+            let (i, _) = tok(TokenKind::Comma)(i)?;
+            let (i, v) = cql_type(i)?;
+            Ok((i, CqlType::Map(Box::new(k), Box::new(v))))
+        }),
+        Some(Keyword::Tuple) => angle(after, |i| {
+            let (i, items) = nom::multi::separated_list1(tok(TokenKind::Comma), cql_type).parse(i)?;
+            Ok((i, CqlType::Tuple(items)))
+        }),
+        Some(Keyword::Vector) => angle(after, vector_body),
+        _ => simple_type(i),
+    }
+}
+
+fn vector_body(i: Tokens<'_>) -> PResult<'_, CqlType> {
+    let (i, element) = cql_type(i)?;
+    let (i, _) = tok(TokenKind::Comma)(i)?;
+    let Some(t) = i.peek() else {
+        return i.expected_kind(TokenKind::Integer);
+    };
+    if t.kind != TokenKind::Integer {
+        return i.expected_kind(TokenKind::Integer);
+    }
+    match i.text(t).parse::<u32>() {
+        Ok(n) if n > 0 => Ok((i.advance(1), CqlType::Vector(Box::new(element), n))),
+        _ => i.fail(
+            format!(
+                "vectors may only have positive dimensions; given {}",
+                i.text(t)
+            ),
+            t.span,
+        ),
+    }
+}
+
+fn simple_type(i: Tokens<'_>) -> PResult<'_, CqlType> {
+    if let Ok((rest, t)) = native_type(i) {
+        return Ok((rest, CqlType::Native(t)));
+    }
+    if let Ok((rest, class)) = string(i) {
+        return Ok((rest, CqlType::Custom(class)));
+    }
+    if is_name_token(i.peek_kind()) {
+        let (rest, name): (_, QualifiedName) = qualified_name(i)?;
+        return Ok((rest, CqlType::Udt(name)));
+    }
+    i.expected_class(Class::Type)
+}
+
+/// `INTEGER` or a bind marker: what LIMIT, TTL and TIMESTAMP take.
+pub(crate) fn integer_or_marker(i: Tokens<'_>) -> PResult<'_, Term> {
+    let start = i;
+    let (i, kind) = match i.peek_kind() {
+        Some(TokenKind::Question | TokenKind::Colon) => {
+            map(bind_marker, TermKind::Marker).parse(i)?
+        }
+        _ => map(super::common::integer, TermKind::Literal).parse(i)?,
+    };
+    Ok((
+        i,
+        Term {
+            kind,
+            span: i.span_since(start),
+        },
+    ))
+}
+
+/// Whether a term could start at the next token (used to decide between
+/// readings without consuming anything).
+pub(crate) fn starts_term(i: Tokens<'_>) -> bool {
+    let kind = i.peek_kind();
+    match kind {
+        Some(
+            TokenKind::String
+            | TokenKind::DollarString
+            | TokenKind::Integer
+            | TokenKind::Float
+            | TokenKind::Duration
+            | TokenKind::Uuid
+            | TokenKind::Hex
+            | TokenKind::Boolean
+            | TokenKind::Question
+            | TokenKind::Colon
+            | TokenKind::LBracket
+            | TokenKind::LBrace
+            | TokenKind::LParen
+            | TokenKind::Minus,
+        ) => true,
+        Some(TokenKind::Keyword(Keyword::Null | Keyword::Nan | Keyword::Infinity)) => true,
+        _ => is_function_start(i, kind) || at_kw(i, Keyword::Cast),
+    }
+}
