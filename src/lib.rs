@@ -5,8 +5,10 @@
 //! [`syntax`] turns text into statements; later stages bind them to a schema,
 //! plan them the way a Cassandra coordinator would, and execute them.
 
+pub mod diagnostic;
 pub mod error;
 pub mod syntax;
 
 pub use error::{Error, ErrorKind, Result};
 pub use syntax::parse_statement;
+pub use syntax::script::{split_statements, ScriptStatement, StatementSplitter};

@@ -3,6 +3,7 @@
 pub mod ast;
 pub mod keyword;
 pub mod lexer;
+pub mod script;
 mod parser;
 pub mod span;
 
