@@ -9,7 +9,9 @@
 use std::fmt;
 use std::sync::Arc;
 
-use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode};
+use miette::{
+    Diagnostic, LabeledSpan, MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents,
+};
 
 use crate::syntax::span::Span;
 
@@ -71,7 +73,7 @@ pub struct Error {
     span: Option<Span>,
     label: Option<String>,
     help: Option<String>,
-    source: Option<Arc<NamedSource<String>>>,
+    source: Option<Arc<StatementSource>>,
 }
 
 impl Error {
@@ -117,8 +119,27 @@ impl Error {
 
     /// Attaches the text the span points into, named `name` (a file name, or
     /// `<stdin>`), so the error renders with the text underlined.
-    pub fn with_source(mut self, name: impl AsRef<str>, text: impl Into<String>) -> Error {
-        self.source = Some(Arc::new(NamedSource::new(name, text.into())));
+    pub fn with_source(self, name: impl AsRef<str>, text: impl Into<String>) -> Error {
+        self.with_statement_source(name, text, 1, 1)
+    }
+
+    /// Attaches the text of one statement that starts at `line` and `column`
+    /// (both from 1) of the file `name`. The span stays relative to the
+    /// statement, but the rendering shows the file's own line numbers, so a
+    /// script's error can be shown without holding the whole script.
+    pub fn with_statement_source(
+        mut self,
+        name: impl AsRef<str>,
+        text: impl Into<String>,
+        line: usize,
+        column: usize,
+    ) -> Error {
+        self.source = Some(Arc::new(StatementSource {
+            name: name.as_ref().to_string(),
+            text: text.into(),
+            line: line.max(1),
+            column: column.max(1),
+        }));
         self
     }
 
@@ -205,6 +226,39 @@ impl Diagnostic for Error {
         self.source.as_ref()?;
         let label = LabeledSpan::new_with_span(self.label.clone(), span);
         Some(Box::new(std::iter::once(label)))
+    }
+}
+
+/// A statement's text and where it sits in its file.
+#[derive(Debug)]
+struct StatementSource {
+    name: String,
+    text: String,
+    line: usize,
+    column: usize,
+}
+
+impl SourceCode for StatementSource {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        before: usize,
+        after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let inner = self.text.read_span(span, before, after)?;
+        let column = if inner.line() == 0 {
+            inner.column() + self.column - 1
+        } else {
+            inner.column()
+        };
+        Ok(Box::new(MietteSpanContents::new_named(
+            self.name.clone(),
+            inner.data(),
+            *inner.span(),
+            inner.line() + self.line - 1,
+            column,
+            inner.line_count(),
+        )))
     }
 }
 

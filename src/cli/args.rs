@@ -1,0 +1,125 @@
+//! The command line, as the contracts in the design map fix it: cqlsh's
+//! letters where cqlsh has them, positional arguments always files, and a
+//! statement on the command line always behind `-e`.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// widerow — an in-memory CQL interpreter that plans queries the way a
+/// Cassandra coordinator would.
+///
+/// With no command and no -f/-e it opens an interactive session; statements
+/// piped on standard input are read as a script.
+#[derive(Debug, Parser)]
+#[command(name = "widerow", version, disable_version_flag = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
+    /// Run the statements of FILE, then exit.
+    #[arg(
+        short = 'f',
+        long = "file",
+        value_name = "FILE",
+        conflicts_with = "execute"
+    )]
+    pub file: Option<PathBuf>,
+
+    /// Run STATEMENTS (separated by ';'), then exit.
+    #[arg(short = 'e', long = "execute", value_name = "STATEMENTS")]
+    pub execute: Option<String>,
+
+    /// What to do after a statement fails in a script.
+    #[arg(long, value_enum, default_value_t = OnError::Continue, global = true)]
+    pub on_error: OnError,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+
+    /// Print the version and exit.
+    #[arg(short = 'v', long = "version", action = clap::ArgAction::Version)]
+    pub version: Option<bool>,
+}
+
+/// Flags that shape output, accepted by every mode.
+#[derive(Debug, Args)]
+pub struct OutputArgs {
+    /// Output format: `text` for people, `json` for JSON Lines.
+    #[arg(long, value_enum, default_value_t = Format::Text, global = true)]
+    pub format: Format,
+
+    /// Always colour the output.
+    #[arg(
+        short = 'C',
+        long = "color",
+        global = true,
+        conflicts_with = "no_color"
+    )]
+    pub color: bool,
+
+    /// Never colour the output (also: the NO_COLOR environment variable).
+    #[arg(long = "no-color", global = true)]
+    pub no_color: bool,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Parse CQL files and print each statement in canonical form, or its
+    /// syntax error.
+    Parse(ParseArgs),
+}
+
+/// `widerow parse FILE…`
+#[derive(Debug, Args)]
+pub struct ParseArgs {
+    /// The files to parse (`-` for standard input).
+    #[arg(value_name = "FILE", required_unless_present = "execute")]
+    pub files: Vec<PathBuf>,
+
+    /// Parse STATEMENTS instead of files.
+    #[arg(short = 'e', long = "execute", value_name = "STATEMENTS")]
+    pub execute: Option<String>,
+
+    /// Show the lexer's tokens instead of the statements.
+    #[arg(long, conflicts_with = "ast")]
+    pub tokens: bool,
+
+    /// Show the syntax tree instead of the statements.
+    #[arg(long)]
+    pub ast: bool,
+}
+
+/// Output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Text for people.
+    Text,
+    /// JSON Lines, one object per statement.
+    Json,
+}
+
+/// `--on-error`
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OnError {
+    /// Report the failure and go on, as cqlsh does.
+    Continue,
+    /// Stop at the first failure.
+    Stop,
+}
+
+impl OutputArgs {
+    /// Whether to colour: `--color` forces it, `--no-color` and `NO_COLOR`
+    /// forbid it, machine formats never have it, and otherwise only a
+    /// terminal gets it.
+    pub fn use_color(&self, stream_is_terminal: bool) -> bool {
+        if self.format != Format::Text || self.no_color {
+            return false;
+        }
+        if self.color {
+            return true;
+        }
+        std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && stream_is_terminal
+    }
+}

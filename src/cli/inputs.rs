@@ -1,0 +1,64 @@
+//! Where statements come from: files, standard input, or `-e` text. Each
+//! is read as a stream of statements, never held whole.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Cursor};
+use std::path::Path;
+
+use widerow::StatementSplitter;
+
+/// A named source of CQL text.
+pub struct Input {
+    /// How messages name it: the path, or `<stdin>`.
+    pub name: String,
+    reader: Box<dyn BufRead>,
+}
+
+impl Input {
+    /// Opens `path`; `-` is standard input. A directory or a missing file is
+    /// an error naming the path.
+    pub fn open(path: &Path) -> Result<Input, String> {
+        if path == Path::new("-") {
+            return Ok(Input::stdin());
+        }
+        let name = path.display().to_string();
+        if path.is_dir() {
+            return Err(format!("{name}: is a directory"));
+        }
+        let file = File::open(path).map_err(|e| format!("{name}: {}", io_reason(&e)))?;
+        Ok(Input {
+            name,
+            reader: Box::new(BufReader::new(file)),
+        })
+    }
+
+    /// Standard input.
+    pub fn stdin() -> Input {
+        Input {
+            name: "<stdin>".into(),
+            reader: Box::new(BufReader::new(io::stdin())),
+        }
+    }
+
+    /// Statements given with `-e`.
+    pub fn text(text: &str) -> Input {
+        Input {
+            name: "<stdin>".into(),
+            reader: Box::new(Cursor::new(text.as_bytes().to_vec())),
+        }
+    }
+
+    /// The statements, one at a time.
+    pub fn statements(self) -> StatementSplitter<Box<dyn BufRead>> {
+        StatementSplitter::new(self.reader)
+    }
+}
+
+/// The operating system's reason without Rust's "(os error 2)" suffix.
+fn io_reason(error: &io::Error) -> String {
+    match error.kind() {
+        io::ErrorKind::NotFound => "No such file or directory".into(),
+        io::ErrorKind::PermissionDenied => "Permission denied".into(),
+        _ => error.to_string(),
+    }
+}
