@@ -73,7 +73,43 @@ pub struct Error {
     span: Option<Span>,
     label: Option<String>,
     help: Option<String>,
+    // Boxed: rare, and keeps `Error` (and so every `Result`) small.
+    info: Option<Box<ErrorInfo>>,
     source: Option<Arc<StatementSource>>,
+}
+
+/// The extra fields some server errors carry besides their message: the
+/// `info` map drivers expose and cqlsh prints after the message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ErrorInfo {
+    /// Cassandra's `UnavailableException`: the consistency level asked for,
+    /// the replicas it needs and the replicas that were alive.
+    Unavailable {
+        /// The level, upper case as Cassandra names it (`QUORUM`).
+        consistency: String,
+        /// Acknowledgements the level needs (`required_replicas`).
+        required_replicas: u32,
+        /// Live replicas the coordinator could count on (`alive_replicas`).
+        alive_replicas: u32,
+    },
+}
+
+impl ErrorInfo {
+    /// The map as the Python driver renders it and cqlsh prints it, e.g.
+    /// `{'consistency': 'QUORUM', 'required_replicas': 2, 'alive_replicas': 1}`
+    /// (the driver's `recv_error_info` builds the dict in that key order).
+    pub fn cqlsh_text(&self) -> String {
+        match self {
+            ErrorInfo::Unavailable {
+                consistency,
+                required_replicas,
+                alive_replicas,
+            } => format!(
+                "{{'consistency': '{consistency}', 'required_replicas': {required_replicas}, \
+                 'alive_replicas': {alive_replicas}}}"
+            ),
+        }
+    }
 }
 
 impl Error {
@@ -85,6 +121,7 @@ impl Error {
             span: None,
             label: None,
             help: None,
+            info: None,
             source: None,
         }
     }
@@ -114,6 +151,12 @@ impl Error {
     /// Adds a help line (a suggestion or a "did you mean").
     pub fn with_help(mut self, help: impl Into<String>) -> Error {
         self.help = Some(help.into());
+        self
+    }
+
+    /// Attaches the server's `info` fields (see [`ErrorInfo`]).
+    pub fn with_info(mut self, info: ErrorInfo) -> Error {
+        self.info = Some(Box::new(info));
         self
     }
 
@@ -175,8 +218,14 @@ impl Error {
         self.help.as_deref()
     }
 
+    /// The server's `info` fields, if the error carries any.
+    pub fn info(&self) -> Option<&ErrorInfo> {
+        self.info.as_deref()
+    }
+
     /// The error as cqlsh prints it, e.g.
-    /// `InvalidRequest: Error from server: code=2200 [Invalid query] message="…"`.
+    /// `InvalidRequest: Error from server: code=2200 [Invalid query] message="…"`,
+    /// followed by ` info={…}` when the error carries [`ErrorInfo`].
     pub fn cqlsh_text(&self) -> String {
         let summary = match self.kind {
             ErrorKind::SyntaxException | ErrorKind::AlreadyExists => {
@@ -188,13 +237,18 @@ impl Error {
             ErrorKind::InvalidRequest => "Invalid query",
             ErrorKind::Unavailable => "Unavailable exception",
         };
-        format!(
+        let mut text = format!(
             "{}: Error from server: code={:04x} [{}] message=\"{}\"",
             self.kind.name(),
             self.kind.code(),
             summary,
             self.message
-        )
+        );
+        if let Some(info) = self.info() {
+            text.push_str(" info=");
+            text.push_str(&info.cqlsh_text());
+        }
+        text
     }
 }
 

@@ -5,9 +5,13 @@
 //! [`syntax`] turns text into statements; later stages bind them to a schema,
 //! plan them the way a Cassandra coordinator would, and execute them.
 
+pub mod cluster;
 pub mod diagnostic;
 pub mod error;
+pub mod planner;
+pub mod schema;
 pub mod syntax;
+pub mod types;
 
 pub use error::{Error, ErrorKind, Result};
 pub use syntax::parse_statement;

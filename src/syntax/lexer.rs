@@ -546,10 +546,7 @@ mod tests {
         assert_eq!(kinds("1e"), vec![K::Integer, K::Ident]);
         assert_eq!(kinds("0x1f"), vec![K::Hex]);
         assert_eq!(kinds("0x"), vec![K::Hex]);
-        assert_eq!(
-            kinds("123e4567-e89b-12d3-a456-426614174000"),
-            vec![K::Uuid]
-        );
+        assert_eq!(kinds("123e4567-e89b-12d3-a456-426614174000"), vec![K::Uuid]);
         assert_eq!(kinds("1..3"), vec![K::Integer, K::DotDot, K::Integer]);
         assert_eq!(kinds("1."), vec![K::Float]);
         assert_eq!(kinds("1.e5"), vec![K::Float]);
@@ -612,7 +609,15 @@ mod tests {
     fn punctuation() {
         assert_eq!(
             kinds("<= >= != += -= .. ."),
-            vec![K::Le, K::Ge, K::Ne, K::PlusEq, K::MinusEq, K::DotDot, K::Dot]
+            vec![
+                K::Le,
+                K::Ge,
+                K::Ne,
+                K::PlusEq,
+                K::MinusEq,
+                K::DotDot,
+                K::Dot
+            ]
         );
     }
 

@@ -3,8 +3,8 @@
 pub mod ast;
 pub mod keyword;
 pub mod lexer;
-pub mod script;
 mod parser;
+pub mod script;
 pub mod span;
 
 pub use parser::{parse_statement, MAX_NESTING};

@@ -193,9 +193,7 @@ impl<R: BufRead> StatementSplitter<R> {
             }
             TokenKind::UnterminatedDollarString => {
                 let from_body = added_at.max(open.start + 2);
-                return self.buf[from_body..]
-                    .find("$$")
-                    .map(|p| from_body + p + 2);
+                return self.buf[from_body..].find("$$").map(|p| from_body + p + 2);
             }
             _ => text.find("*/").map(|p| p + 2),
         }?;
@@ -342,12 +340,16 @@ mod tests {
     use super::*;
 
     fn texts(script: &str) -> Vec<String> {
-        split_statements(script).into_iter().map(|s| s.text).collect()
+        split_statements(script)
+            .into_iter()
+            .map(|s| s.text)
+            .collect()
     }
 
     #[test]
     fn splits_on_semicolons_outside_strings_and_comments() {
-        let script = "SELECT 'a;b' FROM t; -- c;\nINSERT INTO t (k) VALUES ($$x;y$$);\n/* ; */ USE ks;";
+        let script =
+            "SELECT 'a;b' FROM t; -- c;\nINSERT INTO t (k) VALUES ($$x;y$$);\n/* ; */ USE ks;";
         assert_eq!(
             texts(script),
             vec![
@@ -363,7 +365,10 @@ mod tests {
         let script = "INSERT INTO t (k, v) VALUES (1, 'line one;\nline two');\nSELECT * FROM t;\n";
         let got = split_statements(script);
         assert_eq!(got.len(), 2);
-        assert_eq!(got[0].text, "INSERT INTO t (k, v) VALUES (1, 'line one;\nline two');");
+        assert_eq!(
+            got[0].text,
+            "INSERT INTO t (k, v) VALUES (1, 'line one;\nline two');"
+        );
         assert_eq!((got[1].line, got[1].column), (3, 1));
     }
 
@@ -392,10 +397,11 @@ mod tests {
 
     #[test]
     fn line_commands_end_at_end_of_line() {
-        let got: Vec<_> = StatementSplitter::new("expand on\nSELECT\n1;\nDESC tables;\n".as_bytes())
-            .with_line_commands(&["expand", "desc"])
-            .map(|s| s.unwrap().text)
-            .collect();
+        let got: Vec<_> =
+            StatementSplitter::new("expand on\nSELECT\n1;\nDESC tables;\n".as_bytes())
+                .with_line_commands(&["expand", "desc"])
+                .map(|s| s.unwrap().text)
+                .collect();
         assert_eq!(got, vec!["expand on", "SELECT\n1;", "DESC tables;"]);
     }
 

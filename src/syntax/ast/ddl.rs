@@ -335,6 +335,15 @@ pub enum AlterTypeAction {
         /// Pairs of old and new names.
         renames: Vec<(Ident, Ident)>,
     },
+    /// `ALTER field TYPE type`: Cassandra 5.0 parses it and then refuses
+    /// it (field types cannot change), so it is kept for the binder to
+    /// refuse with the server's message.
+    Alter {
+        /// The field.
+        field: Ident,
+        /// The requested type.
+        ty: CqlType,
+    },
 }
 
 /// `ALTER TYPE [IF EXISTS] ks.t …`

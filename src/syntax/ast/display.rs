@@ -107,29 +107,59 @@ impl Display for BindMarker {
     }
 }
 
+/// Unreserved words that start a construct of their own when `(` follows:
+/// `CAST(x AS t)`, `WRITETIME(c)`, `MAXWRITETIME(c)`, `TTL(c)`, and `KEY`
+/// right after CONTAINS (`CONTAINS key(1)` is `CONTAINS KEY (1)`). A
+/// function of one of these names is written quoted.
+const SPECIAL_BEFORE_PAREN: [&str; 5] = ["cast", "writetime", "maxwritetime", "ttl", "key"];
+
 impl Display for FunctionName {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         if let Some(ks) = &self.keyspace {
             write!(f, "{ks}.")?;
         }
-        // `token` is reserved but is also the name of a function.
-        if self.name.name == "token" {
+        let name = self.name.name.as_str();
+        if name == "token" {
+            // Reserved, but the grammar takes it as a function name.
             f.write_str("token")
+        } else if self.keyspace.is_none() && SPECIAL_BEFORE_PAREN.contains(&name) {
+            write_quoted(f, name, '"')
         } else {
             self.name.fmt(f)
         }
     }
 }
 
-/// Writes `-` before an operand, with a space when the operand itself starts
-/// with `-` (two dashes would start a comment).
-fn write_negated(f: &mut Formatter<'_>, operand: &dyn Display) -> fmt::Result {
-    let text = operand.to_string();
-    if text.starts_with('-') {
-        write!(f, "- {text}")
+/// Whether `left` written directly before `right` still lexes as the tokens
+/// of each on its own. The lexer glues a minus onto a number or duration
+/// (`-` `3w` is the duration `-3w`), two minuses into a comment, and a dot
+/// onto an integer (`5` `.f` is the float `5.` then `f`), so some pairs need
+/// a space between them.
+fn lexes_apart(left: &str, right: &str) -> bool {
+    let shape = |t: super::super::lexer::Token, shift: usize| {
+        (t.kind, t.span.start + shift, t.span.end + shift)
+    };
+    let apart = Lexer::new(left)
+        .map(|t| shape(t, 0))
+        .chain(Lexer::new(right).map(|t| shape(t, left.len())));
+    Lexer::new(&format!("{left}{right}"))
+        .map(|t| shape(t, 0))
+        .eq(apart)
+}
+
+/// Writes `left` then `right`, with a space only where the lexer would
+/// otherwise read them together.
+fn write_adjacent(f: &mut Formatter<'_>, left: &str, right: &str) -> fmt::Result {
+    if lexes_apart(left, right) {
+        write!(f, "{left}{right}")
     } else {
-        write!(f, "-{text}")
+        write!(f, "{left} {right}")
     }
+}
+
+/// Writes `-` before an operand: `-x`, but `- -5` and `- 3w`.
+fn write_negated(f: &mut Formatter<'_>, operand: &dyn Display) -> fmt::Result {
+    write_adjacent(f, "-", &operand.to_string())
 }
 
 impl Display for Term {
@@ -229,10 +259,10 @@ impl Display for SubSelection {
             SubSelection::Element(t) => write!(f, "[{t}]"),
             SubSelection::Slice(from, to) => {
                 f.write_str("[")?;
-                if let Some(from) = from {
-                    write!(f, "{from}")?;
+                match from {
+                    Some(from) => write_adjacent(f, &from.to_string(), "..")?,
+                    None => f.write_str("..")?,
                 }
-                f.write_str("..")?;
                 if let Some(to) = to {
                     write!(f, "{to}")?;
                 }
@@ -280,7 +310,9 @@ impl Display for Selector {
                 write!(f, "{left} {} {right}", op.symbol())
             }
             SelectorKind::Negate(s) => write_negated(f, s),
-            SelectorKind::Sub { selector, sub } => write!(f, "{selector}{sub}"),
+            SelectorKind::Sub { selector, sub } => {
+                write_adjacent(f, &selector.to_string(), &sub.to_string())
+            }
             SelectorKind::TypeHint { ty, selector } => write!(f, "({ty}) {selector}"),
             SelectorKind::Tuple(items) => {
                 f.write_str("(")?;
@@ -504,7 +536,9 @@ fn write_maybe_parenthesized<T: Display>(
 }
 
 fn write_renames(f: &mut Formatter<'_>, renames: &[(Ident, Ident)]) -> fmt::Result {
-    joined(f, renames, " AND ", |f, (from, to)| write!(f, "{from} TO {to}"))
+    joined(f, renames, " AND ", |f, (from, to)| {
+        write!(f, "{from} TO {to}")
+    })
 }
 
 impl Display for AlterTableAction {
@@ -633,6 +667,7 @@ impl Display for AlterType {
                 write!(f, "RENAME {}", if_exists(*flag))?;
                 write_renames(f, renames)
             }
+            AlterTypeAction::Alter { field, ty } => write!(f, "ALTER {field} TYPE {ty}"),
         }
     }
 }
@@ -714,7 +749,7 @@ impl Display for Relation {
                 write!(f, ") IN {values}")
             }
             RelationKind::Token { columns, op, value } => {
-                f.write_str("TOKEN(")?;
+                f.write_str("token(")?;
                 comma(f, columns)?;
                 write!(f, ") {} {value}", op.symbol())
             }
@@ -753,6 +788,28 @@ impl Display for Ordering {
     }
 }
 
+/// Writes a selection whose first word may be a modifier still open at its
+/// position (`json`, `distinct`). The parser takes the word as the modifier
+/// whenever the rest reads as a selection (`SELECT json - 1 FROM t` is JSON
+/// output of `-1`, and in `SELECT json AS j` the `as` reads as a column),
+/// so a column of that name is quoted unless `,` or nothing follows it.
+fn write_selection(f: &mut Formatter<'_>, text: &str, open_modifiers: &[Keyword]) -> fmt::Result {
+    let mut tokens = Lexer::new(text);
+    let first = tokens.next();
+    let next = tokens.next().map(|t| t.kind);
+    let continues = !matches!(next, None | Some(TokenKind::Comma));
+    match first {
+        Some(word)
+            if continues
+                && matches!(word.kind, TokenKind::Keyword(k) if open_modifiers.contains(&k)) =>
+        {
+            write_quoted(f, word.text(text), '"')?;
+            f.write_str(&text[word.span.end..])
+        }
+        _ => f.write_str(text),
+    }
+}
+
 impl Display for Select {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         f.write_str("SELECT ")?;
@@ -762,7 +819,13 @@ impl Display for Select {
         if self.distinct {
             f.write_str("DISTINCT ")?;
         }
-        write!(f, "{} FROM {}", self.selection, self.from)?;
+        let open_modifiers: &[Keyword] = match (self.json, self.distinct) {
+            (_, true) => &[],
+            (true, false) => &[Keyword::Distinct],
+            (false, false) => &[Keyword::Json, Keyword::Distinct],
+        };
+        write_selection(f, &self.selection.to_string(), open_modifiers)?;
+        write!(f, " FROM {}", self.from)?;
         write_where(f, &self.where_clause)?;
         if !self.group_by.is_empty() {
             f.write_str(" GROUP BY ")?;

@@ -12,6 +12,7 @@ mod dml;
 mod expr;
 
 pub use ddl::*;
+pub use display::{is_bare_name, write_name};
 pub use dml::*;
 pub use expr::*;
 

@@ -14,6 +14,7 @@ use nom::{IResult, Needed};
 use super::super::keyword::Keyword;
 use super::super::lexer::{Token, TokenKind};
 use super::super::span::Span;
+use crate::error::ErrorKind;
 
 /// Non-token things a parser can expect, named in messages as classes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -133,7 +134,8 @@ impl ExpectedSet {
         }
     }
 
-    /// The expectations in a stable order: classes, keywords, punctuation.
+    /// The expectations in a stable order: classes, keywords (alphabetical,
+    /// which reads better than declaration order), punctuation.
     pub(crate) fn items(&self) -> Vec<Expected> {
         let mut out = Vec::new();
         for (i, name) in CLASS_NAMES.iter().enumerate() {
@@ -141,11 +143,13 @@ impl ExpectedSet {
                 out.push(Expected::Class(name));
             }
         }
-        for k in Keyword::ALL {
-            if self.contains_bit(*k as usize) {
-                out.push(Expected::Keyword(*k));
-            }
-        }
+        let mut keywords: Vec<Keyword> = Keyword::ALL
+            .iter()
+            .copied()
+            .filter(|k| self.contains_bit(*k as usize))
+            .collect();
+        keywords.sort_by_key(|k| k.as_str());
+        out.extend(keywords.into_iter().map(Expected::Keyword));
         for (i, kind) in EXPECTABLE.iter().enumerate() {
             if self.contains_bit(KIND_BASE + i) {
                 out.push(Expected::Kind(*kind));
@@ -276,8 +280,26 @@ impl<'a> Tokens<'a> {
     /// Fails for good with a message of its own, pointing at `span`: no
     /// other alternative is tried (nom's `Failure`).
     pub(crate) fn fail<T>(&self, message: impl Into<String>, span: Span) -> PResult<'a, T> {
+        self.fail_as(ErrorKind::SyntaxException, message, span)
+    }
+
+    /// Like [`Tokens::fail`], for text that parses in Cassandra but that
+    /// the server then refuses as an `InvalidRequest`, when the AST cannot
+    /// hold the value (a vector of zero dimensions) and so the refusal has
+    /// to happen here, with the server's kind and message.
+    pub(crate) fn refuse<T>(&self, message: impl Into<String>, span: Span) -> PResult<'a, T> {
+        self.fail_as(ErrorKind::InvalidRequest, message, span)
+    }
+
+    fn fail_as<T>(
+        &self,
+        kind: ErrorKind,
+        message: impl Into<String>,
+        span: Span,
+    ) -> PResult<'a, T> {
         Err(nom::Err::Failure(PError {
             custom: Some(Box::new(CustomError {
+                kind,
                 message: message.into(),
                 span,
             })),
@@ -288,6 +310,7 @@ impl<'a> Tokens<'a> {
 /// A message a production gives instead of "expected …".
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct CustomError {
+    pub(crate) kind: ErrorKind,
     pub(crate) message: String,
     pub(crate) span: Span,
 }
@@ -319,6 +342,20 @@ impl<'a> nom::error::ParseError<Tokens<'a>> for PError {
 
 /// What every production returns.
 pub(crate) type PResult<'a, O> = IResult<Tokens<'a>, O, PError>;
+
+/// A result for a production tried speculatively (an operand after an
+/// operator that may belong to something else): an ordinary failure is
+/// `None`, to try another reading, but a `Failure` still ends the parse, as
+/// it rules out every reading.
+pub(crate) fn attempt<'a, O>(
+    result: PResult<'a, O>,
+) -> Result<Option<(Tokens<'a>, O)>, nom::Err<PError>> {
+    match result {
+        Ok(found) => Ok(Some(found)),
+        Err(nom::Err::Failure(e)) => Err(nom::Err::Failure(e)),
+        Err(_) => Ok(None),
+    }
+}
 
 impl<'a> nom::Input for Tokens<'a> {
     type Item = &'a Token;

@@ -3,11 +3,14 @@
 //! [`parse_statement`] reads one statement (any number of trailing `;`, as
 //! Cassandra's server grammar allows). A syntax error is a
 //! `SyntaxException` whose message carries Cassandra's `line L:C` text and
-//! whose label says what was expected and what was found.
+//! whose label says what was expected and what was found; a message a
+//! production raises itself (a duplicate property, `X = Y + 1`) is the
+//! server's bare text, as Cassandra adds no position to those.
 
 mod common;
 mod input;
 mod modify;
+mod nesting;
 mod schema;
 mod select;
 mod term;
@@ -19,8 +22,8 @@ use super::span::Span;
 use crate::error::Error;
 use input::{Class, CustomError, Expected, ExpectedSet, PResult, Tokens, Tracker};
 
-/// How deeply brackets and type parameters may nest. Deeper input is refused
-/// with a clear error instead of exhausting the stack.
+/// How deeply brackets, type parameters and chained type hints may nest.
+/// Deeper input is refused with a clear error instead of exhausting the stack.
 pub const MAX_NESTING: usize = 48;
 
 const STATEMENT_KEYWORDS: [Keyword; 10] = [
@@ -39,10 +42,18 @@ const STATEMENT_KEYWORDS: [Keyword; 10] = [
 fn statement(i: Tokens<'_>) -> PResult<'_, Statement> {
     use Statement as S;
     match i.peek_kind() {
-        Some(TokenKind::Keyword(Keyword::Select)) => select::select(i).map(|(i, s)| (i, S::Select(s))),
-        Some(TokenKind::Keyword(Keyword::Insert)) => modify::insert(i).map(|(i, s)| (i, S::Insert(s))),
-        Some(TokenKind::Keyword(Keyword::Update)) => modify::update(i).map(|(i, s)| (i, S::Update(s))),
-        Some(TokenKind::Keyword(Keyword::Delete)) => modify::delete(i).map(|(i, s)| (i, S::Delete(s))),
+        Some(TokenKind::Keyword(Keyword::Select)) => {
+            select::select(i).map(|(i, s)| (i, S::Select(s)))
+        }
+        Some(TokenKind::Keyword(Keyword::Insert)) => {
+            modify::insert(i).map(|(i, s)| (i, S::Insert(s)))
+        }
+        Some(TokenKind::Keyword(Keyword::Update)) => {
+            modify::update(i).map(|(i, s)| (i, S::Update(s)))
+        }
+        Some(TokenKind::Keyword(Keyword::Delete)) => {
+            modify::delete(i).map(|(i, s)| (i, S::Delete(s)))
+        }
         Some(TokenKind::Keyword(Keyword::Begin)) => modify::batch(i).map(|(i, s)| (i, S::Batch(s))),
         Some(TokenKind::Keyword(Keyword::Create)) => schema::create(i),
         Some(TokenKind::Keyword(Keyword::Alter)) => schema::alter(i),
@@ -59,10 +70,12 @@ fn statement(i: Tokens<'_>) -> PResult<'_, Statement> {
     }
 }
 
-/// The tokens the parser reads: everything but comments.
+/// The tokens the parser reads: everything but complete comments. A
+/// comment left open is kept so that [`lexical_error`] reports it, as
+/// Cassandra's lexer does, instead of it silently swallowing the rest.
 fn significant_tokens(text: &str) -> Vec<Token> {
     super::lexer::Lexer::new(text)
-        .filter(|t| !t.kind.is_comment())
+        .filter(|t| !matches!(t.kind, TokenKind::LineComment | TokenKind::BlockComment))
         .collect()
 }
 
@@ -77,7 +90,7 @@ pub(crate) fn parse_tokens(text: &str, tokens: &[Token]) -> Result<Statement, Er
     if let Some(error) = lexical_error(text, tokens) {
         return Err(error);
     }
-    check_nesting(text, tokens)?;
+    nesting::check(text, tokens)?;
     let tracker = Tracker::default();
     let input = Tokens::new(tokens, text, &tracker);
     match statement(input) {
@@ -96,7 +109,7 @@ pub(crate) fn parse_tokens(text: &str, tokens: &[Token]) -> Result<Statement, Er
             Err(expectation_error(text, tokens, &tracker))
         }
         Err(nom::Err::Failure(e)) | Err(nom::Err::Error(e)) => match e.custom {
-            Some(custom) => Err(custom_error(text, tokens, *custom)),
+            Some(custom) => Err(custom_error(*custom)),
             None => Err(expectation_error(text, tokens, &tracker)),
         },
         Err(nom::Err::Incomplete(_)) => Err(expectation_error(text, tokens, &tracker)),
@@ -143,56 +156,13 @@ fn lexical_error(text: &str, tokens: &[Token]) -> Option<Error> {
     )
 }
 
-fn check_nesting(text: &str, tokens: &[Token]) -> Result<(), Error> {
-    let mut depth = 0usize;
-    let mut previous: Option<TokenKind> = None;
-    for token in tokens {
-        let opens = match token.kind {
-            TokenKind::LParen | TokenKind::LBracket | TokenKind::LBrace => true,
-            TokenKind::Lt => matches!(
-                previous,
-                Some(TokenKind::Keyword(
-                    Keyword::List
-                        | Keyword::Set
-                        | Keyword::Map
-                        | Keyword::Frozen
-                        | Keyword::Tuple
-                        | Keyword::Vector
-                ))
-            ),
-            _ => false,
-        };
-        if opens {
-            depth += 1;
-            if depth > MAX_NESTING {
-                return Err(Error::syntax(format!(
-                    "{} nesting deeper than {MAX_NESTING} levels is not supported",
-                    cassandra_position(text, token.span.start)
-                ))
-                .with_span(token.span)
-                .with_label(format!("nesting level {depth} starts here"))
-                .with_help("flatten the expression or split the statement"));
-            }
-        }
-        if matches!(
-            token.kind,
-            TokenKind::RParen | TokenKind::RBracket | TokenKind::RBrace | TokenKind::Gt
-        ) {
-            depth = depth.saturating_sub(1);
-        }
-        previous = Some(token.kind);
-    }
-    Ok(())
-}
-
-fn custom_error(text: &str, _tokens: &[Token], custom: CustomError) -> Error {
-    Error::syntax(format!(
-        "{} {}",
-        cassandra_position(text, custom.span.start),
-        custom.message
-    ))
-    .with_span(custom.span)
-    .with_label(custom.message)
+/// A message a production gave itself. Cassandra raises these through
+/// `addRecognitionError`, which adds no `line L:C` header, so neither does
+/// this; the span still points the diagnostic at the text.
+fn custom_error(custom: CustomError) -> Error {
+    Error::new(custom.kind, custom.message.clone())
+        .with_span(custom.span)
+        .with_label(custom.message)
 }
 
 /// ANTLR's name for an expected token, as Cassandra's messages print it.
@@ -234,10 +204,33 @@ fn expectation_error(text: &str, tokens: &[Token], tracker: &Tracker) -> Error {
     let mut error = Error::syntax(message)
         .with_span(span)
         .with_label(expectation_label(&items, found, text));
-    if let Some(help) = found.and_then(|t| help_for(t, text, &items)) {
+    let help = found.and_then(|t| {
+        let quoting_helps = is_reserved(t) && reads_further_as_name(text, tokens, position);
+        help_for(t, text, &items, quoting_helps)
+    });
+    if let Some(help) = help {
         error = error.with_help(help);
     }
     error
+}
+
+fn is_reserved(token: &Token) -> bool {
+    matches!(token.kind, TokenKind::Keyword(k) if k.is_reserved())
+}
+
+/// Whether reading the reserved keyword at `position` as a plain name takes
+/// the parse past the token after it. Only then is quoting the keyword the
+/// fix: `CREATE TABLE select (…)` gets the hint, the misplaced NOT of
+/// `UPDATE … IF NOT EXISTS` does not.
+fn reads_further_as_name(text: &str, tokens: &[Token], position: usize) -> bool {
+    let mut renamed = tokens.to_vec();
+    renamed[position].kind = TokenKind::Ident;
+    let tracker = Tracker::default();
+    let reached = match statement(Tokens::new(&renamed, text, &tracker)) {
+        Ok((rest, _)) => rest.start.max(tracker.furthest().0),
+        Err(_) => tracker.furthest().0,
+    };
+    reached > position + 1
 }
 
 /// `expected one of FROM, ',' — found WHERE`
@@ -288,18 +281,26 @@ fn snippet(text: &str, tokens: &[Token], position: usize) -> String {
     out
 }
 
-/// "Did you mean" for a misspelt keyword, and a hint for reserved words
-/// used as names.
-fn help_for(found: &Token, text: &str, items: &[Expected]) -> Option<String> {
+/// "Did you mean" for a misspelt keyword, a hint for reserved words used
+/// as names (when `quoting_helps`), and one for double-quoted strings.
+fn help_for(found: &Token, text: &str, items: &[Expected], quoting_helps: bool) -> Option<String> {
     let word = found.text(text);
     if let TokenKind::Keyword(k) = found.kind {
-        if k.is_reserved() && items.contains(&Expected::Class("identifier")) {
+        if quoting_helps && items.contains(&Expected::Class("identifier")) {
             return Some(format!(
                 "{} is a reserved keyword; write \"{}\" to use it as a name",
                 k.as_str(),
                 word.to_ascii_lowercase()
             ));
         }
+    }
+    if found.kind == TokenKind::QuotedIdent && items.contains(&Expected::Class("term")) {
+        return Some(format!(
+            "double quotes make a name; a string takes single quotes: '{}'",
+            word[1..word.len() - 1]
+                .replace("\"\"", "\"")
+                .replace('\'', "''")
+        ));
     }
     if !matches!(found.kind, TokenKind::Ident | TokenKind::Keyword(_)) {
         return None;
@@ -326,8 +327,8 @@ fn edit_distance(a: &str, b: &str) -> usize {
     for (i, row) in d.iter_mut().enumerate() {
         row[0] = i;
     }
-    for j in 0..=b.len() {
-        d[0][j] = j;
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
     }
     for i in 1..=a.len() {
         for j in 1..=b.len() {

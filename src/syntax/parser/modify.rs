@@ -14,7 +14,7 @@ use super::super::keyword::Keyword;
 use super::super::lexer::TokenKind;
 use super::common::{at_kw, is_name_token, kw, name, parenthesized_list, qualified_name, tok};
 use super::input::{ExpectedSet, PResult, Tokens};
-use super::select::{in_values, operator, where_clause};
+use super::select::{contains_key, in_values, operator, where_clause};
 use super::term::{integer_or_marker, is_function_start, term};
 
 /// `USING TTL n AND TIMESTAMP n`, or nothing.
@@ -279,8 +279,26 @@ pub(crate) fn opt_if(i: Tokens<'_>) -> PResult<'_, Option<IfClause>> {
     let Ok((i, _)) = kw(Keyword::If)(i) else {
         return Ok((i, None));
     };
-    if let Ok((i, _)) = kw(Keyword::Exists)(i) {
-        return Ok((i, Some(IfClause::Exists)));
+    // EXISTS is unreserved, so `IF exists = 1` is a condition on a column
+    // named exists; the token after it tells which reading is meant.
+    let continues_condition = matches!(
+        i.peek_kind_at(1),
+        Some(
+            TokenKind::Keyword(Keyword::In | Keyword::Contains)
+                | TokenKind::LBracket
+                | TokenKind::Dot
+                | TokenKind::Eq
+                | TokenKind::Ne
+                | TokenKind::Lt
+                | TokenKind::Le
+                | TokenKind::Gt
+                | TokenKind::Ge
+        )
+    );
+    if !continues_condition {
+        if let Ok((i, _)) = kw(Keyword::Exists)(i) {
+            return Ok((i, Some(IfClause::Exists)));
+        }
     }
     let (i, conditions) = separated_list1(kw(Keyword::And), condition).parse(i)?;
     Ok((i, Some(IfClause::Conditions(conditions))))
@@ -291,11 +309,11 @@ fn condition(i: Tokens<'_>) -> PResult<'_, Condition> {
     let (i, target) = column_ref(i)?;
     let (i, kind) = match (&target, i.peek_kind()) {
         (ColumnRef::Column(c), Some(TokenKind::Keyword(Keyword::Contains))) => {
-            let (i, key) = opt(kw(Keyword::Key)).parse(i.advance(1))?;
+            let (i, key) = contains_key(i.advance(1));
             let (i, value) = term(i)?;
             let kind = ConditionKind::Contains {
                 column: c.clone(),
-                key: key.is_some(),
+                key,
                 value,
             };
             (i, kind)
@@ -319,6 +337,17 @@ fn condition(i: Tokens<'_>) -> PResult<'_, Condition> {
     ))
 }
 
+/// `USING TIMESTAMP n`, or nothing: DELETE takes no TTL (Cassandra's
+/// `usingClauseDelete`), so `USING TTL` is a syntax error there.
+fn delete_using(i: Tokens<'_>) -> PResult<'_, Vec<UsingItem>> {
+    let Ok((i, _)) = kw(Keyword::Using)(i) else {
+        return Ok((i, Vec::new()));
+    };
+    let (i, _) = kw(Keyword::Timestamp)(i)?;
+    let (i, value) = integer_or_marker(i)?;
+    Ok((i, vec![UsingItem::Timestamp(value)]))
+}
+
 /// `DELETE [targets] FROM t [USING TIMESTAMP n] WHERE … [IF …]`
 pub(crate) fn delete(i: Tokens<'_>) -> PResult<'_, Delete> {
     let start = i;
@@ -330,7 +359,7 @@ pub(crate) fn delete(i: Tokens<'_>) -> PResult<'_, Delete> {
     };
     let (i, _) = kw(Keyword::From)(i)?;
     let (i, table) = qualified_name(i)?;
-    let (i, using) = opt_using(i)?;
+    let (i, using) = delete_using(i)?;
     let (i, where_clause) = where_clause(i)?;
     let (i, if_clause) = opt_if(i)?;
     Ok((

@@ -15,8 +15,8 @@ use super::super::ast::{
 use super::super::keyword::Keyword;
 use super::super::lexer::TokenKind;
 use super::common::{
-    at_kw, if_exists, if_not_exists, integer, kw, name, parenthesized_list, properties,
-    property, qualified_name, reject_duplicate_property, string, tok,
+    at_kw, if_exists, if_not_exists, integer, kw, name, parenthesized_list, properties, property,
+    qualified_name, reject_duplicate_property, string, tok,
 };
 use super::input::{ExpectedSet, PResult, Tokens};
 use super::select::{direction, opt_where, select_clause};
@@ -94,28 +94,32 @@ fn create_table<'a>(i: Tokens<'a>, start: Tokens<'a>) -> PResult<'a, Statement> 
     ))
 }
 
-/// `( element, element, … )` — a trailing comma before `)` is accepted, as
-/// Cassandra's grammar does.
+/// `( element, element, … )`, see [`loose_list`].
 fn table_elements(i: Tokens<'_>) -> PResult<'_, Vec<TableElement>> {
-    let (mut i, _) = tok(TokenKind::LParen)(i)?;
-    let mut elements = Vec::new();
-    loop {
-        let (rest, element) = table_element(i)?;
-        elements.push(element);
+    loose_list(i, table_element)
+}
+
+/// `( item { , [item] } )`: Cassandra's `'(' x ( ',' x? )* ')'` for the
+/// columns of CREATE TABLE and the fields of CREATE TYPE, which accepts a
+/// trailing comma and even an empty slot, `(a int,, b int,)`.
+fn loose_list<'a, O>(
+    i: Tokens<'a>,
+    item: impl Fn(Tokens<'a>) -> PResult<'a, O>,
+) -> PResult<'a, Vec<O>> {
+    let (i, _) = tok(TokenKind::LParen)(i)?;
+    let (mut i, first) = item(i)?;
+    let mut items = vec![first];
+    while let Ok((rest, _)) = tok(TokenKind::Comma)(i) {
         i = rest;
-        match tok(TokenKind::Comma)(i) {
-            Ok((rest, _)) => {
-                i = rest;
-                if let Ok((rest, _)) = tok(TokenKind::RParen)(i) {
-                    return Ok((rest, elements));
-                }
-            }
-            Err(_) => {
-                let (rest, _) = tok(TokenKind::RParen)(i)?;
-                return Ok((rest, elements));
-            }
+        if matches!(i.peek_kind(), Some(TokenKind::Comma | TokenKind::RParen)) {
+            continue;
         }
+        let (rest, next) = item(i)?;
+        items.push(next);
+        i = rest;
     }
+    let (i, _) = tok(TokenKind::RParen)(i)?;
+    Ok((i, items))
 }
 
 fn table_element(i: Tokens<'_>) -> PResult<'_, TableElement> {
@@ -143,7 +147,12 @@ fn table_element(i: Tokens<'_>) -> PResult<'_, TableElement> {
 /// `PRIMARY KEY (a, b)`, `PRIMARY KEY ((a, b), c)`.
 fn primary_key(i: Tokens<'_>) -> PResult<'_, PrimaryKey> {
     let start = i;
-    let (i, _) = (kw(Keyword::Primary), kw(Keyword::Key), tok(TokenKind::LParen)).parse(i)?;
+    let (i, _) = (
+        kw(Keyword::Primary),
+        kw(Keyword::Key),
+        tok(TokenKind::LParen),
+    )
+        .parse(i)?;
     let (i, partition) = if i.peek_kind() == Some(TokenKind::LParen) {
         parenthesized_list(name).parse(i)?
     } else {
@@ -191,6 +200,17 @@ fn table_options(i: Tokens<'_>) -> PResult<'_, Vec<TableOption>> {
     Ok((i, options))
 }
 
+/// The `WITH` of ALTER TABLE and ALTER MATERIALIZED VIEW: Cassandra takes
+/// only `name = value` properties there, so `CLUSTERING ORDER BY` and
+/// `COMPACT STORAGE` are syntax errors, as on the server.
+fn property_options(i: Tokens<'_>) -> PResult<'_, Vec<TableOption>> {
+    let (i, properties) = properties(i)?;
+    Ok((
+        i,
+        properties.into_iter().map(TableOption::Property).collect(),
+    ))
+}
+
 fn table_option(i: Tokens<'_>) -> PResult<'_, TableOption> {
     match i.peek_kind() {
         Some(TokenKind::Keyword(Keyword::Compact))
@@ -201,12 +221,7 @@ fn table_option(i: Tokens<'_>) -> PResult<'_, TableOption> {
         Some(TokenKind::Keyword(Keyword::Clustering))
             if i.peek_kind_at(1) == Some(TokenKind::Keyword(Keyword::Order)) =>
         {
-            let (i, _) = (
-                kw(Keyword::Clustering),
-                kw(Keyword::Order),
-                kw(Keyword::By),
-            )
-                .parse(i)?;
+            let (i, _) = (kw(Keyword::Clustering), kw(Keyword::Order), kw(Keyword::By)).parse(i)?;
             let (i, items) = parenthesized_list(clustering_item).parse(i)?;
             Ok((i, TableOption::ClusteringOrder(items)))
         }
@@ -287,7 +302,7 @@ fn index_target(i: Tokens<'_>) -> PResult<'_, IndexTarget> {
 fn create_type<'a>(i: Tokens<'a>, start: Tokens<'a>) -> PResult<'a, Statement> {
     let (i, if_not_exists) = if_not_exists(i)?;
     let (i, name) = qualified_name(i)?;
-    let (i, fields) = parenthesized_list(field_definition).parse(i)?;
+    let (i, fields) = loose_list(i, field_definition)?;
     Ok((
         i,
         Statement::CreateType(CreateType {
@@ -357,7 +372,7 @@ pub(crate) fn alter(i: Tokens<'_>) -> PResult<'_, Statement> {
             let (i, if_exists) = if_exists(i)?;
             let (i, name) = qualified_name(i)?;
             let (i, _) = kw(Keyword::With)(i)?;
-            let (i, options) = table_options(i)?;
+            let (i, options) = property_options(i)?;
             Ok((
                 i,
                 Statement::AlterMaterializedView(AlterMaterializedView {
@@ -476,7 +491,7 @@ fn alter_table_action(i: Tokens<'_>) -> PResult<'_, AlterTableAction> {
             Ok((i, AlterTableAction::Rename { if_exists, renames }))
         }
         Some(TokenKind::Keyword(Keyword::With)) => {
-            let (i, options) = table_options(i.advance(1))?;
+            let (i, options) = property_options(i.advance(1))?;
             Ok((i, AlterTableAction::With(options)))
         }
         Some(TokenKind::Keyword(Keyword::Alter)) => {
@@ -520,7 +535,13 @@ fn alter_type<'a>(i: Tokens<'a>, start: Tokens<'a>) -> PResult<'a, Statement> {
             let (i, renames) = renames(i)?;
             (i, AlterTypeAction::Rename { if_exists, renames })
         }
-        _ => return expected_one_of(i, &[Keyword::Add, Keyword::Rename]),
+        Some(TokenKind::Keyword(Keyword::Alter)) => {
+            let (i, field) = super::common::name(i.advance(1))?;
+            let (i, _) = kw(Keyword::Type)(i)?;
+            let (i, ty) = cql_type(i)?;
+            (i, AlterTypeAction::Alter { field, ty })
+        }
+        _ => return expected_one_of(i, &[Keyword::Add, Keyword::Rename, Keyword::Alter]),
     };
     Ok((
         i,

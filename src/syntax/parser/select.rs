@@ -7,7 +7,7 @@ use nom::sequence::preceded;
 use nom::Parser;
 
 use super::super::ast::{
-    ArithmeticOp, InValues, Literal, MetadataFunction, Operator, Ordering, Order, Relation,
+    ArithmeticOp, InValues, Literal, MetadataFunction, Operator, Order, Ordering, Relation,
     RelationKind, Select, SelectClause, SelectItem, Selector, SelectorKind, SubSelection, Term,
     TermKind,
 };
@@ -15,10 +15,9 @@ use super::super::keyword::Keyword;
 use super::super::lexer::TokenKind;
 use super::super::span::Span;
 use super::common::{at_kw, bind_marker, is_name_token, kw, name, qualified_name, tok};
-use super::input::{Class, ExpectedSet, PResult, Tokens};
+use super::input::{attempt, Class, ExpectedSet, PResult, Tokens};
 use super::term::{
-    cql_type, function_name, integer_or_marker, is_function_start, native_type, starts_term,
-    term,
+    function_name, hint_type, integer_or_marker, is_function_start, native_type, starts_term, term,
 };
 
 /// `SELECT [JSON] [DISTINCT] … FROM t [WHERE …] [GROUP BY …] [ORDER BY …]
@@ -26,8 +25,8 @@ use super::term::{
 pub(crate) fn select(i: Tokens<'_>) -> PResult<'_, Select> {
     let start = i;
     let (i, _) = kw(Keyword::Select)(i)?;
-    let (i, json) = modifier(i, Keyword::Json);
-    let (i, distinct) = modifier(i, Keyword::Distinct);
+    let (i, json) = modifier(i, Keyword::Json)?;
+    let (i, distinct) = modifier(i, Keyword::Distinct)?;
     let (i, selection) = select_clause(i)?;
     let (i, _) = kw(Keyword::From)(i)?;
     let (i, from) = qualified_name(i)?;
@@ -68,33 +67,22 @@ pub(crate) fn select(i: Tokens<'_>) -> PResult<'_, Select> {
 }
 
 /// `JSON` and `DISTINCT` are unreserved: `SELECT json FROM t` selects a
-/// column named json. The word is a modifier only when what follows it can
-/// start a selection and is not the rest of an expression around the word.
-fn modifier(i: Tokens<'_>, k: Keyword) -> (Tokens<'_>, bool) {
+/// column named json. Cassandra settles it with a syntactic predicate: the
+/// word is a modifier exactly when a selection can be read after it. So
+/// `SELECT json - json FROM t` is the JSON of `-json`, and even
+/// `SELECT json AS j FROM t` takes `as` for a column (and then fails), as
+/// on the server.
+fn modifier(i: Tokens<'_>, k: Keyword) -> PResult<'_, bool> {
     if !at_kw(i, k) {
-        return (i, false);
+        return Ok((i, false));
     }
-    let is_modifier = match i.peek_kind_at(1) {
-        None => false,
-        Some(TokenKind::Star) => i.peek_kind_at(2) == Some(TokenKind::Keyword(Keyword::From)),
-        Some(
-            TokenKind::Keyword(Keyword::From | Keyword::As)
-            | TokenKind::Comma
-            | TokenKind::LParen
-            | TokenKind::LBracket
-            | TokenKind::Dot
-            | TokenKind::Plus
-            | TokenKind::Minus
-            | TokenKind::Slash
-            | TokenKind::Percent,
-        ) => false,
-        Some(_) => true,
-    };
-    if is_modifier {
-        (i.advance(1), true)
-    } else {
-        (i, false)
-    }
+    let after = i.advance(1);
+    // After JSON the selection may itself start with the DISTINCT modifier.
+    let follows = attempt(select_clause(after))?.is_some()
+        || (k == Keyword::Json
+            && at_kw(after, Keyword::Distinct)
+            && attempt(select_clause(after.advance(1)))?.is_some());
+    Ok(if follows { (after, true) } else { (i, false) })
 }
 
 /// `*` or selectors with optional aliases.
@@ -157,7 +145,7 @@ pub(crate) fn selector(i: Tokens<'_>) -> PResult<'_, Selector> {
             }
             _ => break,
         };
-        let Ok((rest, right)) = selector_product(i.advance(1)) else {
+        let Some((rest, right)) = attempt(selector_product(i.advance(1)))? else {
             break;
         };
         left = binary(op, left, right, rest.span_since(start));
@@ -218,7 +206,7 @@ fn selector_product_continuing<'a>(
             Some(TokenKind::Percent) => ArithmeticOp::Rem,
             _ => break,
         };
-        let Ok((rest, right)) = selector_unary(i.advance(1)) else {
+        let Some((rest, right)) = attempt(selector_unary(i.advance(1)))? else {
             break;
         };
         left = binary(op, left, right, rest.span_since(start));
@@ -227,12 +215,15 @@ fn selector_product_continuing<'a>(
     Ok((i, left))
 }
 
+/// `-s`, where `s` may be negated again (`- -x`): Cassandra's
+/// `selectionGroup` is `'-' selectionGroup`, unlike a term, which takes one
+/// minus only. The nesting check bounds the chain before parsing.
 fn selector_unary(i: Tokens<'_>) -> PResult<'_, Selector> {
     if i.peek_kind() != Some(TokenKind::Minus) {
         return selector_postfix(i);
     }
     let start = i;
-    let (i, inner) = selector_postfix(i.advance(1))?;
+    let (i, inner) = selector_unary(i.advance(1))?;
     let span = i.span_since(start);
     let kind = match inner.kind {
         SelectorKind::Term(Term {
@@ -322,9 +313,10 @@ fn selector_primary(i: Tokens<'_>) -> PResult<'_, Selector> {
                 .parse(i)?;
             (i, SelectorKind::CountStar)
         }
-        Some(TokenKind::Keyword(k)) if call && metadata_function(k).is_some() => {
-            metadata(i, metadata_function(k).unwrap_or(MetadataFunction::WriteTime))?
-        }
+        Some(TokenKind::Keyword(k)) if call && metadata_function(k).is_some() => metadata(
+            i,
+            metadata_function(k).unwrap_or(MetadataFunction::WriteTime),
+        )?,
         Some(TokenKind::Keyword(Keyword::Cast)) if call => selector_cast(i)?,
         k if is_function_start(i, k) => {
             let (i, name) = function_name(i)?;
@@ -387,19 +379,24 @@ fn selector_cast(i: Tokens<'_>) -> PResult<'_, SelectorKind> {
     ))
 }
 
+/// `(type) selector` or a tuple. As in Cassandra's `selectionTypeHint`, the
+/// hint covers a primary only: `(int) m[1]` subscripts the hinted `m`, and
+/// `(a) - b` is a tuple minus `b`, not a hint on `-b`.
 fn selector_hint_or_tuple(i: Tokens<'_>) -> PResult<'_, SelectorKind> {
     let (after_paren, _) = tok(TokenKind::LParen)(i)?;
-    if let Ok((rest, ty)) = cql_type(after_paren) {
-        if let Ok((rest, _)) = tok(TokenKind::RParen)(rest) {
-            if let Ok((rest, hinted)) = selector_unary(rest) {
+    if let (rest, Some(ty)) = hint_type(after_paren)? {
+        match selector_primary(rest) {
+            Ok((rest, hinted)) => {
                 return Ok((
                     rest,
                     SelectorKind::TypeHint {
                         ty,
                         selector: Box::new(hinted),
                     },
-                ));
+                ))
             }
+            Err(nom::Err::Failure(e)) => return Err(nom::Err::Failure(e)),
+            Err(_) => {}
         }
     }
     let (i, items) = separated_list1(tok(TokenKind::Comma), selector).parse(after_paren)?;
@@ -481,16 +478,24 @@ pub(crate) fn operator(i: Tokens<'_>) -> PResult<'_, Operator> {
 
 /// `IN (…)` or `IN ?` after the IN keyword.
 pub(crate) fn in_values(i: Tokens<'_>) -> PResult<'_, InValues> {
-    if matches!(
-        i.peek_kind(),
-        Some(TokenKind::Question | TokenKind::Colon)
-    ) {
+    if matches!(i.peek_kind(), Some(TokenKind::Question | TokenKind::Colon)) {
         return map(bind_marker, InValues::Marker).parse(i);
     }
     let (i, _) = tok(TokenKind::LParen)(i)?;
     let (i, values) = separated_list0(tok(TokenKind::Comma), term).parse(i)?;
     let (i, _) = tok(TokenKind::RParen)(i)?;
     Ok((i, InValues::List(values)))
+}
+
+/// The `KEY` of `CONTAINS KEY`, if present. KEY is unreserved, so in
+/// `CONTAINS key.f(x)` it is the keyspace of a function instead, which the
+/// `.` after it shows.
+pub(crate) fn contains_key(i: Tokens<'_>) -> (Tokens<'_>, bool) {
+    if at_kw(i, Keyword::Key) && i.peek_kind_at(1) != Some(TokenKind::Dot) {
+        (i.advance(1), true)
+    } else {
+        (i, false)
+    }
 }
 
 /// One WHERE restriction.
@@ -550,16 +555,9 @@ fn single_column_relation(i: Tokens<'_>) -> PResult<'_, RelationKind> {
             Ok((i, RelationKind::In { column, values }))
         }
         Some(TokenKind::Keyword(Keyword::Contains)) => {
-            let (i, key) = opt(kw(Keyword::Key)).parse(i.advance(1))?;
+            let (i, key) = contains_key(i.advance(1));
             let (i, value) = term(i)?;
-            Ok((
-                i,
-                RelationKind::Contains {
-                    column,
-                    key: key.is_some(),
-                    value,
-                },
-            ))
+            Ok((i, RelationKind::Contains { column, key, value }))
         }
         Some(TokenKind::Keyword(Keyword::Like)) => {
             let (i, value) = term(i.advance(1))?;

@@ -13,15 +13,14 @@ use nom::multi::separated_list0;
 use nom::Parser;
 
 use super::super::ast::{
-    ArithmeticOp, CqlType, FunctionName, Ident, Literal, NativeType, QualifiedName, Term,
-    TermKind,
+    ArithmeticOp, CqlType, FunctionName, Ident, Literal, NativeType, QualifiedName, Term, TermKind,
 };
 use super::super::keyword::Keyword;
 use super::super::lexer::TokenKind;
 use super::common::{
     at_kw, bind_marker, is_name_token, kw, literal_at, name, qualified_name, string, tok,
 };
-use super::input::{Class, PResult, Tokens};
+use super::input::{attempt, Class, PResult, Tokens};
 
 /// A term, with arithmetic.
 pub(crate) fn term(i: Tokens<'_>) -> PResult<'_, Term> {
@@ -29,13 +28,13 @@ pub(crate) fn term(i: Tokens<'_>) -> PResult<'_, Term> {
     let (mut i, mut left) = product(i)?;
     loop {
         let (rest, op, right) = match i.peek_kind() {
-            Some(TokenKind::Plus) => match product(i.advance(1)) {
-                Ok((rest, right)) => (rest, ArithmeticOp::Add, right),
-                Err(_) => break,
+            Some(TokenKind::Plus) => match attempt(product(i.advance(1)))? {
+                Some((rest, right)) => (rest, ArithmeticOp::Add, right),
+                None => break,
             },
-            Some(TokenKind::Minus) => match product(i.advance(1)) {
-                Ok((rest, right)) => (rest, ArithmeticOp::Sub, right),
-                Err(_) => break,
+            Some(TokenKind::Minus) => match attempt(product(i.advance(1)))? {
+                Some((rest, right)) => (rest, ArithmeticOp::Sub, right),
+                None => break,
             },
             Some(TokenKind::Integer | TokenKind::Float) if starts_with_minus(i) => {
                 let (rest, right) = negative_literal_as_subtrahend(i)?;
@@ -93,7 +92,7 @@ fn product_continuing<'a>(mut i: Tokens<'a>, start: Tokens<'a>, first: Term) -> 
             Some(TokenKind::Percent) => ArithmeticOp::Rem,
             _ => break,
         };
-        let Ok((rest, right)) = unary(i.advance(1)) else {
+        let Some((rest, right)) = attempt(unary(i.advance(1)))? else {
             break;
         };
         left = Term {
@@ -147,9 +146,7 @@ pub(crate) fn simple_term(i: Tokens<'_>) -> PResult<'_, Term> {
         Some(TokenKind::LBracket) => list_literal(i)?,
         Some(TokenKind::LBrace) => brace_literal(i)?,
         Some(TokenKind::LParen) => hint_or_tuple(i)?,
-        Some(TokenKind::Keyword(Keyword::Cast))
-            if i.peek_kind_at(1) == Some(TokenKind::LParen) =>
-        {
+        Some(TokenKind::Keyword(Keyword::Cast)) if i.peek_kind_at(1) == Some(TokenKind::LParen) => {
             cast(i)?
         }
         kind if is_function_start(i, kind) => function_call(i)?,
@@ -169,9 +166,8 @@ pub(crate) fn simple_term(i: Tokens<'_>) -> PResult<'_, Term> {
 
 /// Whether a function call starts here: `name (` or `ks . name (`.
 pub(crate) fn is_function_start(i: Tokens<'_>, kind: Option<TokenKind>) -> bool {
-    let is_fn_name = |k: Option<TokenKind>| {
-        is_name_token(k) || k == Some(TokenKind::Keyword(Keyword::Token))
-    };
+    let is_fn_name =
+        |k: Option<TokenKind>| is_name_token(k) || k == Some(TokenKind::Keyword(Keyword::Token));
     if !is_fn_name(kind) {
         return false;
     }
@@ -303,20 +299,49 @@ fn udt_literal(i: Tokens<'_>) -> PResult<'_, TermKind> {
     Ok((i, TermKind::Udt(fields)))
 }
 
+/// Whether a type could start at the next token: a name (native types and
+/// most type constructors are unreserved keywords), the reserved `SET`, or
+/// a custom class string. Checked before trying a type hint, so that
+/// `(1, 2)` or `()` do not report "expected type" where only a term makes
+/// sense.
+pub(crate) fn starts_type(i: Tokens<'_>) -> bool {
+    matches!(
+        i.peek_kind(),
+        Some(TokenKind::String | TokenKind::DollarString | TokenKind::Keyword(Keyword::Set))
+    ) || is_name_token(i.peek_kind())
+}
+
+/// The `type )` of a possible type hint, read after its `(`; `None` (and
+/// the input untouched) when no type closes there. A failure that rules
+/// out every reading, such as a vector of no dimensions, is passed on
+/// rather than taken for "not a hint".
+pub(crate) fn hint_type(after_paren: Tokens<'_>) -> PResult<'_, Option<CqlType>> {
+    if !starts_type(after_paren) {
+        return Ok((after_paren, None));
+    }
+    match (cql_type, tok(TokenKind::RParen)).parse(after_paren) {
+        Ok((rest, (ty, _))) => Ok((rest, Some(ty))),
+        Err(nom::Err::Failure(e)) => Err(nom::Err::Failure(e)),
+        Err(_) => Ok((after_paren, None)),
+    }
+}
+
 /// `(type) term` is a type hint; anything else in parentheses is a tuple.
 fn hint_or_tuple(i: Tokens<'_>) -> PResult<'_, TermKind> {
     let (after_paren, _) = tok(TokenKind::LParen)(i)?;
-    if let Ok((rest, ty)) = cql_type(after_paren) {
-        if let Ok((rest, _)) = tok(TokenKind::RParen)(rest) {
-            if let Ok((rest, hinted)) = simple_term(rest) {
+    if let (rest, Some(ty)) = hint_type(after_paren)? {
+        match simple_term(rest) {
+            Ok((rest, hinted)) => {
                 return Ok((
                     rest,
                     TermKind::TypeHint {
                         ty,
                         term: Box::new(hinted),
                     },
-                ));
+                ))
             }
+            Err(nom::Err::Failure(e)) => return Err(nom::Err::Failure(e)),
+            Err(_) => {}
         }
     }
     let (i, items) = separated_list0(tok(TokenKind::Comma), term).parse(after_paren)?;
@@ -337,10 +362,7 @@ pub(crate) fn native_type(i: Tokens<'_>) -> PResult<'_, NativeType> {
     i.expected_class(Class::Type)
 }
 
-fn angle<'a, O>(
-    i: Tokens<'a>,
-    inner: impl Fn(Tokens<'a>) -> PResult<'a, O>,
-) -> PResult<'a, O> {
+fn angle<'a, O>(i: Tokens<'a>, inner: impl Fn(Tokens<'a>) -> PResult<'a, O>) -> PResult<'a, O> {
     let (i, _) = tok(TokenKind::Lt)(i)?;
     let (i, out) = inner(i)?;
     let (i, _) = tok(TokenKind::Gt)(i)?;
@@ -356,11 +378,15 @@ pub(crate) fn cql_type(i: Tokens<'_>) -> PResult<'_, CqlType> {
     };
     let after = i.advance(1);
     match constructor {
-        Some(Keyword::List) => angle(after, |i| map(cql_type, |t| CqlType::List(Box::new(t))).parse(i)),
-        Some(Keyword::Set) => angle(after, |i| map(cql_type, |t| CqlType::Set(Box::new(t))).parse(i)),
-        Some(Keyword::Frozen) => {
-            angle(after, |i| map(cql_type, |t| CqlType::Frozen(Box::new(t))).parse(i))
-        }
+        Some(Keyword::List) => angle(after, |i| {
+            map(cql_type, |t| CqlType::List(Box::new(t))).parse(i)
+        }),
+        Some(Keyword::Set) => angle(after, |i| {
+            map(cql_type, |t| CqlType::Set(Box::new(t))).parse(i)
+        }),
+        Some(Keyword::Frozen) => angle(after, |i| {
+            map(cql_type, |t| CqlType::Frozen(Box::new(t))).parse(i)
+        }),
         Some(Keyword::Map) => angle(after, |i| {
             let (i, k) = cql_type(i)?;
             let (i, _) = tok(TokenKind::Comma)(i)?;
@@ -368,7 +394,8 @@ pub(crate) fn cql_type(i: Tokens<'_>) -> PResult<'_, CqlType> {
             Ok((i, CqlType::Map(Box::new(k), Box::new(v))))
         }),
         Some(Keyword::Tuple) => angle(after, |i| {
-            let (i, items) = nom::multi::separated_list1(tok(TokenKind::Comma), cql_type).parse(i)?;
+            let (i, items) =
+                nom::multi::separated_list1(tok(TokenKind::Comma), cql_type).parse(i)?;
             Ok((i, CqlType::Tuple(items)))
         }),
         Some(Keyword::Vector) => angle(after, vector_body),
@@ -385,23 +412,40 @@ fn vector_body(i: Tokens<'_>) -> PResult<'_, CqlType> {
     if t.kind != TokenKind::Integer {
         return i.expected_kind(TokenKind::Integer);
     }
-    match i.text(t).parse::<u32>() {
-        Ok(n) if n > 0 => Ok((i.advance(1), CqlType::Vector(Box::new(element), n))),
-        _ => i.fail(
-            format!(
-                "vectors may only have positive dimensions; given {}",
-                i.text(t)
-            ),
+    // Cassandra reads the dimension with `Integer.parseInt` while parsing
+    // (a number beyond an int is a syntax error) and refuses one below 1
+    // when it builds the type (an invalid request).
+    let text = i.text(t);
+    match text.parse::<i32>() {
+        Ok(n) if n > 0 => Ok((
+            i.advance(1),
+            CqlType::Vector(Box::new(element), n.unsigned_abs()),
+        )),
+        Ok(n) => i.refuse(
+            format!("vectors may only have positive dimensions; given {n}"),
+            t.span,
+        ),
+        Err(_) => i.fail(
+            format!("NumberFormatException For input string: \"{text}\""),
             t.span,
         ),
     }
 }
 
 fn simple_type(i: Tokens<'_>) -> PResult<'_, CqlType> {
-    if let Ok((rest, t)) = native_type(i) {
-        return Ok((rest, CqlType::Native(t)));
+    // `int.address` is the type `address` of a keyspace named int: native
+    // type names are unreserved, so they are keyspace names too.
+    let qualified = i.peek_kind_at(1) == Some(TokenKind::Dot);
+    if !qualified {
+        if let Ok((rest, t)) = native_type(i) {
+            return Ok((rest, CqlType::Native(t)));
+        }
     }
-    if let Ok((rest, class)) = string(i) {
+    if matches!(
+        i.peek_kind(),
+        Some(TokenKind::String | TokenKind::DollarString)
+    ) {
+        let (rest, class) = string(i)?;
         return Ok((rest, CqlType::Custom(class)));
     }
     if is_name_token(i.peek_kind()) {

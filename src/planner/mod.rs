@@ -1,0 +1,210 @@
+//! The planner: given a schema and a statement, decide — without touching
+//! any data — whether Cassandra would accept it, how a coordinator would
+//! serve it, and which replicas it reaches.
+//!
+//! It is pure: [`plan`] reads a [`PlanContext`] (catalog, ring, consistency
+//! level, current keyspace) and returns a [`Plan`] or the error Cassandra
+//! would raise. The linter and `EXPLAIN` use it with no executor and no
+//! rows.
+
+mod clauses;
+mod modify;
+mod plan;
+mod relations;
+mod restriction;
+mod routing;
+mod select;
+
+pub use plan::{
+    Direction, PartitionTarget, Partitions, Plan, QueryClass, StatementKind, TokenRange,
+    TokenValue,
+};
+pub use select::ALLOW_FILTERING_MESSAGE;
+
+use crate::cluster::{ConsistencyLevel, Coordinator, Ring};
+use crate::error::Error;
+use crate::schema::{Catalog, SchemaChange, Table};
+use crate::syntax::ast::{Batch, BatchStatement, Select, Statement};
+
+use restriction::Restriction;
+
+/// Everything planning needs to know, and nothing about data.
+#[derive(Debug, Clone)]
+pub struct PlanContext {
+    /// The schema.
+    pub catalog: Catalog,
+    /// The simulated cluster.
+    pub ring: Ring,
+    /// The consistency level statements run at.
+    pub consistency: ConsistencyLevel,
+    /// Which node coordinates.
+    pub coordinator: Coordinator,
+    /// The keyspace of `USE`, if any.
+    pub keyspace: Option<String>,
+}
+
+impl Default for PlanContext {
+    fn default() -> PlanContext {
+        PlanContext {
+            catalog: Catalog::new(),
+            ring: Ring::default(),
+            consistency: ConsistencyLevel::One,
+            coordinator: Coordinator::default(),
+            keyspace: None,
+        }
+    }
+}
+
+impl PlanContext {
+    /// A context on the default four-node ring at consistency ONE.
+    pub fn new() -> PlanContext {
+        PlanContext::default()
+    }
+
+    /// Applies a schema statement or `USE`: the catalog changes, nothing
+    /// is planned. A keyspace naming a data centre the ring lacks grows the
+    /// ring (four nodes), so a production schema pastes in as is.
+    pub fn apply_schema(&mut self, statement: &Statement) -> Result<SchemaChange, Error> {
+        if let Statement::Use(u) = statement {
+            let change = self.catalog.apply(statement, self.keyspace.as_deref())?;
+            self.keyspace = Some(u.keyspace.name.clone());
+            return Ok(change);
+        }
+        let change = self.catalog.apply(statement, self.keyspace.as_deref())?;
+        routing::grow_ring_for_keyspaces(self);
+        Ok(change)
+    }
+}
+
+/// Whether a statement changes the schema (or the session's keyspace)
+/// rather than reading or writing rows.
+pub fn is_schema_statement(statement: &Statement) -> bool {
+    !matches!(
+        statement,
+        Statement::Select(_)
+            | Statement::Insert(_)
+            | Statement::Update(_)
+            | Statement::Delete(_)
+            | Statement::Batch(_)
+    )
+}
+
+/// Parses and plans one statement.
+pub fn plan(ctx: &PlanContext, cql: &str) -> Result<Plan, Error> {
+    let statement = crate::parse_statement(cql)?;
+    plan_statement(ctx, &statement)
+}
+
+/// Plans a parsed SELECT, INSERT, UPDATE, DELETE or BATCH. A schema
+/// statement is an error here: apply it with [`PlanContext::apply_schema`].
+pub fn plan_statement(ctx: &PlanContext, statement: &Statement) -> Result<Plan, Error> {
+    match statement {
+        Statement::Select(select) => plan_select(ctx, select),
+        Statement::Insert(insert) => {
+            let table = ctx.catalog.resolve_table(ctx.keyspace.as_deref(), &insert.table)?;
+            let mut synthetic = Vec::new();
+            let target = modify::insert(table, insert, &mut synthetic)?;
+            let class = QueryClass::PointLookup;
+            routing::write_plan(ctx, table, StatementKind::Insert, class, &target.pk)
+        }
+        Statement::Update(update) => {
+            let table = ctx.catalog.resolve_table(ctx.keyspace.as_deref(), &update.table)?;
+            let target = modify::update(table, update)?;
+            let class = write_class(table, &target);
+            routing::write_plan(ctx, table, StatementKind::Update, class, &target.pk)
+        }
+        Statement::Delete(delete) => {
+            let table = ctx.catalog.resolve_table(ctx.keyspace.as_deref(), &delete.table)?;
+            let target = modify::delete(table, delete)?;
+            let class = write_class(table, &target);
+            routing::write_plan(ctx, table, StatementKind::Delete, class, &target.pk)
+        }
+        Statement::Batch(batch) => plan_batch(ctx, batch),
+        other => Err(Error::invalid(format!(
+            "{} changes the schema and has no plan",
+            statement_word(other)
+        ))
+        .with_span(other.span())),
+    }
+}
+
+fn statement_word(statement: &Statement) -> &'static str {
+    match statement {
+        Statement::CreateKeyspace(_) => "CREATE KEYSPACE",
+        Statement::AlterKeyspace(_) => "ALTER KEYSPACE",
+        Statement::Drop(_) => "DROP",
+        Statement::Use(_) => "USE",
+        Statement::CreateTable(_) => "CREATE TABLE",
+        Statement::AlterTable(_) => "ALTER TABLE",
+        Statement::Truncate(_) => "TRUNCATE",
+        Statement::CreateIndex(_) => "CREATE INDEX",
+        Statement::CreateType(_) => "CREATE TYPE",
+        Statement::AlterType(_) => "ALTER TYPE",
+        Statement::CreateMaterializedView(_) => "CREATE MATERIALIZED VIEW",
+        Statement::AlterMaterializedView(_) => "ALTER MATERIALIZED VIEW",
+        _ => "this statement",
+    }
+}
+
+fn write_class(table: &Table, target: &modify::WriteTarget<'_>) -> QueryClass {
+    if modify::several_partitions(target) {
+        QueryClass::MultiPartition
+    } else if modify::addresses_one_row(table, target) {
+        QueryClass::PointLookup
+    } else {
+        QueryClass::PartitionScan
+    }
+}
+
+fn plan_batch(ctx: &PlanContext, batch: &Batch) -> Result<Plan, Error> {
+    let mut plans = Vec::new();
+    for statement in &batch.statements {
+        let statement = match statement {
+            BatchStatement::Insert(s) => Statement::Insert(s.clone()),
+            BatchStatement::Update(s) => Statement::Update(s.clone()),
+            BatchStatement::Delete(s) => Statement::Delete(s.clone()),
+        };
+        plans.push(plan_statement(ctx, &statement)?);
+    }
+    routing::batch_plan(plans)
+}
+
+fn plan_select(ctx: &PlanContext, select: &Select) -> Result<Plan, Error> {
+    let table = ctx.catalog.resolve_table(ctx.keyspace.as_deref(), &select.from)?;
+    let analysis = select::analyse(table, select)?;
+    let class = select_class(table, &analysis);
+    routing::select_plan(ctx, select, &analysis, class)
+}
+
+/// The access class of restrictions.md §5.2, in widerow's five words.
+fn select_class(table: &Table, analysis: &select::SelectAnalysis<'_>) -> QueryClass {
+    let exact = analysis.key == select::KeyState::Exact;
+    if analysis.uses_index {
+        return if exact {
+            QueryClass::PartitionScan
+        } else {
+            QueryClass::ScatterGather
+        };
+    }
+    if analysis.key_range {
+        return QueryClass::ScatterGather;
+    }
+    if analysis.clause.pk.iter().any(|r| r.shape.is_in()) {
+        return QueryClass::MultiPartition;
+    }
+    if names_one_row(table, &analysis.clause.ck) {
+        QueryClass::PointLookup
+    } else {
+        QueryClass::PartitionScan
+    }
+}
+
+/// Whether clustering restrictions pin exactly one row: every clustering
+/// column restricted by `=` (a one-value IN counts).
+fn names_one_row(table: &Table, ck: &[Restriction<'_>]) -> bool {
+    ck.iter().all(|r| r.shape.is_eq())
+        && table
+            .clustering
+            .iter()
+            .all(|name| ck.iter().any(|r| r.columns.iter().any(|c| &c.name == name)))
+}

@@ -1,0 +1,440 @@
+//! From restrictions to routing: partition keys and their tokens, token
+//! ranges, replicas, the replicas a consistency level contacts, and the
+//! finished [`Plan`].
+
+use std::ops::Bound as RangeBound;
+
+use crate::cluster::consistency::{plan_read, plan_write};
+use crate::cluster::murmur3::token_of;
+use crate::cluster::range::{nodes_contacted, plan_range_read};
+use crate::cluster::replication::natural_replicas;
+use crate::cluster::ring::{NodeIndex, TokenRange as RingRange};
+use crate::error::Error;
+use crate::schema::{Keyspace, Replication, Table};
+use crate::syntax::ast::{InValues, Literal, Select, Term, TermKind};
+use crate::types::{coerce_term, term_text, TermError, Value};
+
+use super::clauses::is_reversed;
+use super::plan::{
+    Direction, PartitionTarget, Partitions, Plan, QueryClass, StatementKind, TokenRange,
+    TokenValue,
+};
+use super::restriction::{Restriction, Shape};
+use super::select::{KeyState, SelectAnalysis};
+use super::PlanContext;
+
+/// Past this many partitions, an IN read gets a warning: each is a separate
+/// replica set for the coordinator to wait on.
+const MANY_PARTITIONS: usize = 10;
+
+/// Grows the ring with any data centre a keyspace names but the ring lacks.
+pub(crate) fn grow_ring_for_keyspaces(ctx: &mut PlanContext) {
+    let replications: Vec<Replication> = ctx
+        .catalog
+        .keyspaces()
+        .map(|k| k.replication.clone())
+        .collect();
+    for replication in &replications {
+        // The ring refuses only impossible shapes (thousands of nodes);
+        // such a keyspace is then planned on the ring as it is.
+        let _ = ctx.ring.ensure_datacenters(replication);
+    }
+}
+
+fn keyspace<'a>(ctx: &'a PlanContext, table: &Table) -> Result<&'a Keyspace, Error> {
+    ctx.catalog
+        .keyspace(&table.keyspace)
+        .ok_or_else(|| Error::invalid(format!("keyspace {} does not exist", table.keyspace)))
+}
+
+/// One partition key: its values (or `None` where bound at execution).
+struct Key {
+    text: Vec<String>,
+    values: Option<Vec<Value>>,
+}
+
+/// The values one restriction gives its column: one for EQ, several for IN,
+/// `None` for `IN ?`.
+fn restriction_terms<'a>(restriction: &Restriction<'a>) -> Option<Vec<&'a Term>> {
+    match &restriction.shape {
+        Shape::Eq(term) => Some(vec![term]),
+        Shape::In(InValues::List(terms)) => Some(terms.iter().collect()),
+        _ => None,
+    }
+}
+
+/// The cartesian product of the partition key restrictions, coerced to the
+/// key columns' types: literals are checked as Cassandra checks them.
+fn partition_keys(table: &Table, pk: &[Restriction<'_>]) -> Result<Vec<Key>, Error> {
+    let mut keys = vec![Key {
+        text: Vec::new(),
+        values: Some(Vec::new()),
+    }];
+    for column in table.partition_key_columns() {
+        let Some(restriction) = pk.iter().find(|r| r.first().name == column.name) else {
+            continue;
+        };
+        let terms = match restriction_terms(restriction) {
+            Some(terms) => terms,
+            None => {
+                for key in &mut keys {
+                    key.text.push("?".into());
+                    key.values = None;
+                }
+                continue;
+            }
+        };
+        let mut next = Vec::with_capacity(keys.len() * terms.len());
+        for term in terms {
+            let value = match coerce_term(term, &column.data_type, &column.name) {
+                Ok(Value::Null) => {
+                    return Err(Error::invalid(format!(
+                        "Invalid null value in condition for column {}",
+                        column.name
+                    ))
+                    .with_span(term.span))
+                }
+                Ok(value) => Some(value),
+                Err(TermError::Invalid(e)) => return Err(e.with_span(term.span)),
+                Err(TermError::NotConstant(_)) => None,
+            };
+            for key in &keys {
+                let mut text = key.text.clone();
+                text.push(term_text(term));
+                let values = match (&key.values, &value) {
+                    (Some(values), Some(v)) => {
+                        let mut values = values.clone();
+                        values.push(v.clone());
+                        Some(values)
+                    }
+                    _ => None,
+                };
+                next.push(Key { text, values });
+            }
+        }
+        keys = next;
+    }
+    if table.partition_key.len() == 1 {
+        if let Some(key) = keys
+            .iter()
+            .find(|k| matches!(k.values.as_deref(), Some([Value::Empty]) | Some([Value::Text(_)]) if is_empty_key(k)))
+        {
+            let _ = key;
+            return Err(Error::invalid("Key may not be empty"));
+        }
+    }
+    keys.sort_by(|a, b| match (&a.values, &b.values) {
+        (Some(x), Some(y)) => x.cmp(y),
+        _ => std::cmp::Ordering::Equal,
+    });
+    keys.dedup_by(|a, b| a.values.is_some() && a.values == b.values);
+    Ok(keys)
+}
+
+fn is_empty_key(key: &Key) -> bool {
+    match key.values.as_deref() {
+        Some([Value::Empty]) => true,
+        Some([Value::Text(s)]) | Some([Value::Ascii(s)]) => s.is_empty(),
+        Some([Value::Blob(b)]) => b.is_empty(),
+        _ => false,
+    }
+}
+
+fn token_of_values(values: &[Value]) -> Result<i64, Error> {
+    let bytes: Vec<Vec<u8>> = values
+        .iter()
+        .map(Value::serialize)
+        .collect::<Result<_, _>>()?;
+    let parts: Vec<&[u8]> = bytes.iter().map(Vec::as_slice).collect();
+    token_of(&parts)
+}
+
+fn names(ctx: &PlanContext, nodes: &[NodeIndex]) -> Vec<String> {
+    nodes
+        .iter()
+        .map(|n| ctx.ring.node(*n).id.clone())
+        .collect()
+}
+
+/// Routes each partition: token, replicas, and the replicas contacted.
+fn targets(
+    ctx: &PlanContext,
+    table: &Table,
+    pk: &[Restriction<'_>],
+    write: bool,
+) -> Result<(Vec<PartitionTarget>, Vec<NodeIndex>, Option<NodeIndex>), Error> {
+    let replication = &keyspace(ctx, table)?.replication;
+    let mut out = Vec::new();
+    let mut reached: Vec<NodeIndex> = Vec::new();
+    let mut coordinator = None;
+    for key in partition_keys(table, pk)? {
+        let Some(values) = &key.values else {
+            out.push(PartitionTarget {
+                key: key.text,
+                token: TokenValue::BoundAtExecution,
+                replicas: Vec::new(),
+                contacted: Vec::new(),
+            });
+            continue;
+        };
+        let token = token_of_values(values)?;
+        let coord = ctx.coordinator.for_token(&ctx.ring, replication, token);
+        coordinator.get_or_insert(coord);
+        let replicas = natural_replicas(&ctx.ring, replication, token, coord);
+        let plan = if write {
+            plan_write(&ctx.ring, replication, token, ctx.consistency, coord)?
+        } else {
+            plan_read(&ctx.ring, replication, token, ctx.consistency, coord)?
+        };
+        for node in &plan.contacts {
+            if !reached.contains(node) {
+                reached.push(*node);
+            }
+        }
+        out.push(PartitionTarget {
+            key: key.text,
+            token: TokenValue::Known(token),
+            replicas: names(ctx, &replicas),
+            contacted: names(ctx, &plan.contacts),
+        });
+    }
+    Ok((out, reached, coordinator))
+}
+
+/// A token bound's value: a bigint literal or `token(…)` of literals.
+fn token_bound(table: &Table, term: &Term) -> Result<Option<i64>, Error> {
+    match &term.kind {
+        TermKind::Literal(Literal::Integer(text)) => Ok(text.parse().ok()),
+        TermKind::FunctionCall { name, args } if name.name.name == "token" => {
+            let mut values = Vec::new();
+            for (column, arg) in table.partition_key_columns().zip(args) {
+                match coerce_term(arg, &column.data_type, &column.name) {
+                    Ok(v) => values.push(v),
+                    Err(TermError::Invalid(e)) => return Err(e),
+                    Err(TermError::NotConstant(_)) => return Ok(None),
+                }
+            }
+            if values.len() != table.partition_key.len() {
+                return Ok(None);
+            }
+            token_of_values(&values).map(Some)
+        }
+        _ => Ok(None),
+    }
+}
+
+/// The token range of the token restriction, for display and routing.
+fn token_range(table: &Table, shape: &Shape<'_>) -> Result<(TokenRange, Option<RingRange>), Error> {
+    let (lower, upper) = match shape {
+        Shape::Eq(term) => {
+            let bound = crate::planner::restriction::Bound {
+                value: term,
+                inclusive: true,
+            };
+            (Some(bound), Some(bound))
+        }
+        Shape::Slice { lower, upper } => (*lower, *upper),
+        _ => (None, None),
+    };
+    let resolve = |b: Option<crate::planner::restriction::Bound<'_>>| -> Result<(RangeBound<i64>, Option<String>, bool, bool), Error> {
+        match b {
+            None => Ok((RangeBound::Unbounded, None, false, true)),
+            Some(b) => {
+                let text = b.value.to_string();
+                match token_bound(table, b.value)? {
+                    Some(t) if b.inclusive => Ok((RangeBound::Included(t), Some(t.to_string()), true, true)),
+                    Some(t) => Ok((RangeBound::Excluded(t), Some(t.to_string()), false, true)),
+                    None => Ok((RangeBound::Unbounded, Some(text), b.inclusive, false)),
+                }
+            }
+        }
+    };
+    let (lo, start, start_inclusive, lo_known) = resolve(lower)?;
+    let (hi, end, end_inclusive, hi_known) = resolve(upper)?;
+    let range = TokenRange {
+        start,
+        start_inclusive,
+        end,
+        end_inclusive,
+    };
+    let ring_range = if lo_known && hi_known {
+        RingRange::from_bounds(lo, hi)
+    } else {
+        Some(RingRange::full())
+    };
+    Ok((range, ring_range))
+}
+
+fn texts(restrictions: &[&Restriction<'_>]) -> Vec<String> {
+    restrictions.iter().map(|r| r.text()).collect()
+}
+
+/// The finished plan of a SELECT.
+pub(crate) fn select_plan(
+    ctx: &PlanContext,
+    select: &Select,
+    analysis: &SelectAnalysis<'_>,
+    class: QueryClass,
+) -> Result<Plan, Error> {
+    let table = analysis.table;
+    let replication = &keyspace(ctx, table)?.replication;
+    ctx.consistency.validate_for_read()?;
+    let mut warnings = Vec::new();
+    let (partitions, nodes, coordinator) = match analysis.key {
+        KeyState::Exact => {
+            let (targets, nodes, coordinator) = targets(ctx, table, &analysis.clause.pk, false)?;
+            if targets.len() > MANY_PARTITIONS {
+                warnings.push(format!(
+                    "IN over {} partitions: the coordinator waits on {} replica sets",
+                    targets.len(),
+                    targets.len()
+                ));
+            }
+            let coordinator = coordinator.unwrap_or_else(|| ctx.coordinator.for_scan(&ctx.ring));
+            (Partitions::Keys { partitions: targets }, nodes, coordinator)
+        }
+        state => {
+            let coordinator = ctx.coordinator.for_scan(&ctx.ring);
+            let (partitions, ring_range) = match (&analysis.clause.token, state) {
+                (Some(token), KeyState::Token | KeyState::TokenFiltered) => {
+                    let (range, ring_range) = token_range(table, &token.shape)?;
+                    (Partitions::TokenRange { range }, ring_range)
+                }
+                _ => (Partitions::All, Some(RingRange::full())),
+            };
+            let nodes = match ring_range {
+                Some(range) => {
+                    let reads = plan_range_read(&ctx.ring, replication, range, ctx.consistency, coordinator)?;
+                    nodes_contacted(&reads)
+                }
+                None => Vec::new(),
+            };
+            (partitions, nodes, coordinator)
+        }
+    };
+    let filtered: Vec<&Restriction<'_>> = analysis.row_filter.iter().collect();
+    let index = analysis
+        .uses_index
+        .then(|| analysis.row_filter.iter().find_map(|r| r.index))
+        .flatten();
+    let seek: Vec<&Restriction<'_>> = if analysis.clustering_filtered {
+        Vec::new()
+    } else {
+        analysis.clause.ck.iter().filter(|_| !analysis.uses_index).collect()
+    };
+    let filters: Vec<&Restriction<'_>> = filtered
+        .into_iter()
+        .filter(|r| index.is_none_or(|i| r.index.is_none_or(|ri| ri.name != i.name)))
+        .collect();
+    if select.allow_filtering && !filters.is_empty() {
+        warnings.push(
+            "ALLOW FILTERING: rows are read and then discarded; the cost grows with the data scanned, not with the rows returned".into(),
+        );
+    }
+    if class == QueryClass::ScatterGather {
+        warnings.push(format!(
+            "no fixed partition key: every node owning a token range is asked ({} nodes)",
+            nodes.len()
+        ));
+    }
+    if super::clauses::is_aggregate(select) && analysis.key != KeyState::Exact {
+        warnings.push("Aggregation query used without partition key".into());
+    }
+    Ok(Plan {
+        class,
+        statement: StatementKind::Select,
+        table: table.qualified_name(),
+        partitions,
+        clustering: texts(&seek),
+        filters: texts(&filters),
+        index: index.map(|i| i.name.clone()),
+        order: if is_reversed(table, select) {
+            Direction::Reversed
+        } else {
+            Direction::Forward
+        },
+        limit: select.limit.as_ref().map(|t| t.to_string()),
+        per_partition_limit: select.per_partition_limit.as_ref().map(|t| t.to_string()),
+        allow_filtering: select.allow_filtering,
+        consistency: ctx.consistency.to_string(),
+        coordinator: ctx.ring.node(coordinator).id.clone(),
+        nodes: names(ctx, &nodes),
+        warnings,
+    })
+}
+
+/// The plan of an INSERT, UPDATE or DELETE: the partitions it writes and
+/// the acknowledgements the consistency level waits for.
+pub(crate) fn write_plan(
+    ctx: &PlanContext,
+    table: &Table,
+    statement: StatementKind,
+    class: QueryClass,
+    pk: &[Restriction<'_>],
+) -> Result<Plan, Error> {
+    ctx.consistency.validate_for_write()?;
+    let (partitions, nodes, coordinator) = targets(ctx, table, pk, true)?;
+    let coordinator = coordinator.unwrap_or_else(|| ctx.coordinator.for_scan(&ctx.ring));
+    Ok(Plan {
+        class,
+        statement,
+        table: table.qualified_name(),
+        partitions: Partitions::Keys { partitions },
+        clustering: Vec::new(),
+        filters: Vec::new(),
+        index: None,
+        order: Direction::Forward,
+        limit: None,
+        per_partition_limit: None,
+        allow_filtering: false,
+        consistency: ctx.consistency.to_string(),
+        coordinator: ctx.ring.node(coordinator).id.clone(),
+        nodes: names(ctx, &nodes),
+        warnings: Vec::new(),
+    })
+}
+
+/// A batch's plan: its statements' partitions together. One partition keeps
+/// the class of a single statement; several make it multi-partition.
+pub(crate) fn batch_plan(plans: Vec<Plan>) -> Result<Plan, Error> {
+    let mut iter = plans.into_iter();
+    let Some(mut combined) = iter.next() else {
+        return Err(Error::invalid("A batch must contain at least one statement"));
+    };
+    combined.statement = StatementKind::Batch;
+    let mut tables = vec![combined.table.clone()];
+    for plan in iter {
+        if !tables.contains(&plan.table) {
+            tables.push(plan.table.clone());
+        }
+        if let (Partitions::Keys { partitions }, Partitions::Keys { partitions: more }) =
+            (&mut combined.partitions, plan.partitions)
+        {
+            for p in more {
+                if !partitions.iter().any(|q| q.key == p.key && q.token == p.token) {
+                    partitions.push(p);
+                }
+            }
+        }
+        for node in plan.nodes {
+            if !combined.nodes.contains(&node) {
+                combined.nodes.push(node);
+            }
+        }
+        if combined.class != plan.class {
+            combined.class = QueryClass::PartitionScan;
+        }
+    }
+    if let Partitions::Keys { partitions } = &combined.partitions {
+        if partitions.len() > 1 {
+            combined.class = QueryClass::MultiPartition;
+            combined
+                .warnings
+                .push(format!("batch spans {} partitions", partitions.len()));
+        } else if tables.len() > 1 {
+            combined.class = QueryClass::PartitionScan;
+        }
+    }
+    combined.table = tables.join(", ");
+    Ok(combined)
+}

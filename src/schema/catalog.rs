@@ -1,0 +1,130 @@
+//! The catalog: every keyspace, table, index and type a session knows.
+
+use indexmap::IndexMap;
+
+use super::keyspace::Keyspace;
+use super::table::Table;
+use crate::error::Error;
+use crate::syntax::ast::QualifiedName;
+use crate::types::{DataType, UdtLookup};
+
+/// All schema objects, keyspaces in creation order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Catalog {
+    pub(crate) keyspaces: IndexMap<String, Keyspace>,
+    pub(crate) settings: SchemaSettings,
+}
+
+/// The `cassandra.yaml` settings that decide which schema statements a node
+/// accepts. The defaults follow what widerow is meant to offer; where they
+/// differ from a stock Cassandra 5.0 `cassandra.yaml` the field says so.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaSettings {
+    /// `materialized_views_enabled`. Stock 5.0 ships `false` (CREATE
+    /// MATERIALIZED VIEW then fails with `Materialized views are disabled.
+    /// Enable in cassandra.yaml to use.`); widerow defaults to `true` so
+    /// views can be modelled.
+    pub materialized_views_enabled: bool,
+    /// `sasi_indexes_enabled`. Stock 5.0 ships `false`; widerow defaults to
+    /// `true`.
+    pub sasi_indexes_enabled: bool,
+    /// The data centres of the simulated cluster: the only names
+    /// NetworkTopologyStrategy accepts, and where `replication_factor`
+    /// expands to.
+    pub datacenters: Vec<String>,
+    /// `default_keyspace_rf`: the factor used when a replication map gives
+    /// none (Cassandra 4.1+).
+    pub default_keyspace_rf: u32,
+}
+
+impl Default for SchemaSettings {
+    fn default() -> SchemaSettings {
+        SchemaSettings {
+            materialized_views_enabled: true,
+            sasi_indexes_enabled: true,
+            datacenters: vec!["datacenter1".to_string()],
+            default_keyspace_rf: 1,
+        }
+    }
+}
+
+impl Catalog {
+    /// An empty catalog.
+    pub fn new() -> Catalog {
+        Catalog::default()
+    }
+
+    /// An empty catalog with the given settings.
+    pub fn with_settings(settings: SchemaSettings) -> Catalog {
+        Catalog {
+            keyspaces: IndexMap::new(),
+            settings,
+        }
+    }
+
+    /// The settings schema statements are checked against.
+    pub fn settings(&self) -> &SchemaSettings {
+        &self.settings
+    }
+
+    /// Changes the settings (e.g. to refuse views like a stock 5.0 node).
+    pub fn settings_mut(&mut self) -> &mut SchemaSettings {
+        &mut self.settings
+    }
+
+    /// A keyspace by name.
+    pub fn keyspace(&self, name: &str) -> Option<&Keyspace> {
+        self.keyspaces.get(name)
+    }
+
+    /// All keyspaces, in creation order.
+    pub fn keyspaces(&self) -> impl Iterator<Item = &Keyspace> + '_ {
+        self.keyspaces.values()
+    }
+
+    /// A table (or materialized view) by keyspace and name.
+    pub fn table(&self, keyspace: &str, name: &str) -> Option<&Table> {
+        self.keyspaces.get(keyspace)?.tables.get(name)
+    }
+
+    /// The keyspace a possibly unqualified name lives in, with Cassandra's
+    /// message when there is none.
+    pub fn keyspace_of<'a>(
+        current: Option<&'a str>,
+        name: &'a QualifiedName,
+    ) -> Result<&'a str, Error> {
+        match (&name.keyspace, current) {
+            (Some(ks), _) => Ok(ks.name.as_str()),
+            (None, Some(ks)) => Ok(ks),
+            (None, None) => Err(Error::invalid(
+                "No keyspace has been specified. USE a keyspace, or explicitly specify keyspace.tablename",
+            )
+            .with_span(name.span)),
+        }
+    }
+
+    /// Resolves a table name as a statement writes it, with Cassandra 5.0's
+    /// messages for a missing keyspace or table.
+    pub fn resolve_table(
+        &self,
+        current: Option<&str>,
+        name: &QualifiedName,
+    ) -> Result<&Table, Error> {
+        let keyspace = Catalog::keyspace_of(current, name)?;
+        let Some(ks) = self.keyspaces.get(keyspace) else {
+            return Err(
+                Error::invalid(format!("keyspace {keyspace} does not exist")).with_span(name.span),
+            );
+        };
+        ks.tables.get(&name.name.name).ok_or_else(|| {
+            Error::invalid(format!("table {} does not exist", name.name.name)).with_span(name.span)
+        })
+    }
+}
+
+impl UdtLookup for Catalog {
+    fn udt_fields(&self, keyspace: &str, name: &str) -> Option<Vec<(String, DataType)>> {
+        let ty = self.keyspaces.get(keyspace)?.types.get(name)?;
+        Some(ty.fields.clone())
+    }
+}

@@ -1,0 +1,194 @@
+//! Dates and times as text: cqlsh's display (Python `datetime`, proleptic Gregorian,
+//! years 1–9999 only) and Cassandra's JSON (Java formatters: `timestamp` through a
+//! `GregorianCalendar`, Julian before 1582-10-15; `date` through `java.time`, proleptic).
+
+use super::serialize::days_from_civil;
+
+const MILLIS_PER_DAY: i64 = 86_400_000;
+const MICROS_PER_DAY: i128 = 86_400_000_000;
+
+/// The proleptic Gregorian date of a day count from 1970-01-01 (the inverse of
+/// [`days_from_civil`], by the same era arithmetic): `(year, month, day)`.
+pub(crate) fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z - era * 146_097; // 0..=146096
+    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let march_month = (5 * day_of_year + 2) / 153; // March = 0
+    let day = (day_of_year - (153 * march_month + 2) / 5 + 1) as u32;
+    let month = if march_month < 10 { march_month + 3 } else { march_month - 9 } as u32;
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+/// The Julian calendar date of a day count from 1970-01-01: what Java's default
+/// `GregorianCalendar` shows for instants before 1582-10-15.
+fn julian_from_days(days: i64) -> (i64, u32, u32) {
+    // Julian day number 2440588 is 1970-01-01; this is the standard JDN → Julian algorithm.
+    let jdn = days + 2_440_588;
+    let c = jdn + 32_082;
+    let d = (4 * c + 3).div_euclid(1461);
+    let e = c - (1461 * d).div_euclid(4);
+    let m = (5 * e + 2).div_euclid(153);
+    let day = (e - (153 * m + 2).div_euclid(5) + 1) as u32;
+    let month = (m + 3 - 12 * m.div_euclid(10)) as u32;
+    let year = d - 4800 + m.div_euclid(10);
+    (year, month, day)
+}
+
+/// `HH:MM:SS` of a non-negative count of units within a day, and what is left.
+fn clock(units_of_day: i64, per_second: i64) -> (i64, i64, i64, i64) {
+    let seconds = units_of_day / per_second;
+    (seconds / 3600, seconds / 60 % 60, seconds % 60, units_of_day % per_second)
+}
+
+/// cqlsh's display of a `timestamp` (UTC): `2025-06-01 08:00:00.000000+0000`.
+///
+/// The driver turns the milliseconds into a Python `datetime` via
+/// `timedelta(seconds=ms / 1000.0)`, a float, so far from 1970 the microseconds show
+/// rounding noise (`9999-12-31 23:59:59.998993+0000`); that arithmetic is reproduced.
+/// Outside years 1–9999 cqlsh prints the raw millisecond number instead. Years below
+/// 1000 are not zero-padded (glibc's `%Y`, as seen under Python 3.11).
+pub(crate) fn cqlsh_timestamp(millis: i64) -> String {
+    let micros = python_float_seconds_to_micros(millis as f64 / 1000.0);
+    let days = micros.div_euclid(MICROS_PER_DAY);
+    let within = micros.rem_euclid(MICROS_PER_DAY) as i64;
+    let (year, month, day) = civil_from_days(days as i64);
+    if !(1..=9999).contains(&year) {
+        return millis.to_string();
+    }
+    let (h, m, s, us) = clock(within, 1_000_000);
+    format!("{year}-{month:02}-{day:02} {h:02}:{m:02}:{s:02}.{us:06}+0000")
+}
+
+/// CPython's `timedelta(seconds=x)` for a float `x`, in microseconds: the whole seconds
+/// exactly, the fraction times 10⁶ in double arithmetic, truncated, and the leftover
+/// rounded half-to-even against the running total.
+fn python_float_seconds_to_micros(seconds: f64) -> i128 {
+    let whole = seconds.trunc();
+    let fraction = seconds - whole; // exact, as modf is
+    let mut total = whole as i128 * 1_000_000;
+    if fraction == 0.0 {
+        return total;
+    }
+    let scaled = fraction * 1e6;
+    let scaled_whole = scaled.trunc();
+    total += scaled_whole as i128;
+    let leftover = scaled - scaled_whole;
+    let mut rounded = leftover.round(); // half away from zero
+    if (rounded - leftover).abs() == 0.5 {
+        let odd = (total & 1) as f64;
+        rounded = 2.0 * ((leftover + odd) * 0.5).round() - odd;
+    }
+    total + rounded as i128
+}
+
+/// cqlsh's display of a `date`: `%04d-%02d-%02d` while the year is within 1–9999,
+/// otherwise the signed number of days since 1970-01-01 (the driver's `Date.__str__`).
+pub(crate) fn cqlsh_date(days_since_epoch: i32) -> String {
+    let (year, month, day) = civil_from_days(i64::from(days_since_epoch));
+    if (1..=9999).contains(&year) {
+        format!("{year:04}-{month:02}-{day:02}")
+    } else {
+        days_since_epoch.to_string()
+    }
+}
+
+/// A `time` as both cqlsh and Cassandra print it: `08:12:54.123456789`, always nine
+/// fraction digits.
+pub(crate) fn time_text(nanos: i64) -> String {
+    let (h, m, s, ns) = clock(nanos.max(0), 1_000_000_000);
+    format!("{h:02}:{m:02}:{s:02}.{ns:09}")
+}
+
+/// Cassandra's JSON text of a `timestamp`: `yyyy-MM-dd HH:mm:ss.SSSX` in UTC, e.g.
+/// `2025-06-01 08:00:00.000Z`, formatted by a `GregorianCalendar` (Julian dates before
+/// 1582-10-15; `yyyy` is the year of era, so 1 BC prints as `0001`).
+pub(crate) fn java_timestamp(millis: i64) -> String {
+    let days = millis.div_euclid(MILLIS_PER_DAY);
+    let within = millis.rem_euclid(MILLIS_PER_DAY);
+    let gregorian_start = days_from_civil(1582, 10, 15);
+    let (year, month, day) = if days >= gregorian_start {
+        civil_from_days(days)
+    } else {
+        julian_from_days(days)
+    };
+    let year_of_era = if year <= 0 { 1 - year } else { year };
+    let (h, m, s, ms) = clock(within, 1000);
+    format!("{year_of_era:04}-{month:02}-{day:02} {h:02}:{m:02}:{s:02}.{ms:03}Z")
+}
+
+/// Cassandra's JSON text of a `date`: `DateTimeFormatter.ISO_LOCAL_DATE`, proleptic
+/// Gregorian, four-digit years padded, a sign beyond four digits or below year 0
+/// (`+12345-01-01`, `-0001-12-31`).
+pub(crate) fn iso_local_date(days_since_epoch: i32) -> String {
+    let (year, month, day) = civil_from_days(i64::from(days_since_epoch));
+    let year_text = if year > 9999 {
+        format!("+{year}")
+    } else if year < 0 {
+        format!("-{:04}", -year)
+    } else {
+        format!("{year:04}")
+    };
+    format!("{year_text}-{month:02}-{day:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn civil_round_trips() {
+        for days in [-1_000_000i64, -719_468, -1, 0, 1, 20_000, 2_932_896, i32::MIN.into(), i32::MAX.into()] {
+            let (y, m, d) = civil_from_days(days);
+            assert_eq!(days_from_civil(y, m, d), days, "{days}");
+        }
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(-1), (1969, 12, 31));
+    }
+
+    #[test]
+    fn julian_dates() {
+        let cutover = days_from_civil(1582, 10, 15);
+        assert_eq!(julian_from_days(cutover - 1), (1582, 10, 4));
+        // Julian 0001-01-01 is Gregorian 0000-12-30.
+        assert_eq!(julian_from_days(days_from_civil(0, 12, 30)), (1, 1, 1));
+    }
+
+    #[test]
+    fn cqlsh_timestamps_match_cqlsh_622() {
+        // Each expected text was produced by cqlsh 6.2.2's own formatting code.
+        for (ms, shown) in [
+            (0, "1970-01-01 00:00:00.000000+0000"),
+            (-1, "1969-12-31 23:59:59.999000+0000"),
+            (1_748_764_800_000, "2025-06-01 08:00:00.000000+0000"),
+            (-62_135_596_800_000, "1-01-01 00:00:00.000000+0000"),
+            (-62_135_596_800_001, "-62135596800001"),
+            (253_402_300_799_999, "9999-12-31 23:59:59.998993+0000"),
+            (253_402_300_800_000, "253402300800000"),
+            (9_999_999_999_999, "2286-11-20 17:46:39.999001+0000"),
+            (12_345_678_901_234, "2361-03-21 19:15:01.233999+0000"),
+            (100_000_000_000_123, "5138-11-16 09:46:40.123001+0000"),
+            (-50_000_000_000_123, "385-07-25 07:06:39.876999+0000"),
+        ] {
+            assert_eq!(cqlsh_timestamp(ms), shown, "{ms}");
+        }
+    }
+
+    #[test]
+    fn dates_and_times() {
+        assert_eq!(cqlsh_date(20_240), "2025-06-01");
+        assert_eq!(cqlsh_date(-1_000_000_000), "-1000000000");
+        assert_eq!(cqlsh_date(0), "1970-01-01");
+        assert_eq!(time_text(29_574_000_000_000), "08:12:54.000000000");
+        assert_eq!(time_text(29_574_123_456_789), "08:12:54.123456789");
+        assert_eq!(iso_local_date(20_240), "2025-06-01");
+        assert_eq!(iso_local_date(i32::MAX), "+5881580-07-11");
+        assert_eq!(iso_local_date(i32::MIN), "-5877641-06-23");
+        assert_eq!(java_timestamp(1_748_764_800_000), "2025-06-01 08:00:00.000Z");
+        assert_eq!(java_timestamp(-1), "1969-12-31 23:59:59.999Z");
+        let julian_day_one = days_from_civil(0, 12, 30) * MILLIS_PER_DAY;
+        assert_eq!(java_timestamp(julian_day_one), "0001-01-01 00:00:00.000Z");
+    }
+}
