@@ -63,7 +63,6 @@ fn deep_parentheses_are_refused() {
 
 #[test]
 fn nesting_at_the_limit_parses() {
-    // The outermost tuple of the WHERE clause is itself one level.
     let depth = MAX_NESTING;
     let text = format!(
         "SELECT * FROM t WHERE k = {}1{}",
@@ -180,4 +179,24 @@ fn chains_inside_brackets_add_up() {
         expression = format!("({expression}{})", " + 1".repeat(20));
     }
     assert_syntax_error(&in_where(&expression));
+}
+
+#[test]
+fn long_statements_with_shallow_trees_parse() {
+    // Length alone is no reason to refuse: commas, `=`, reserved keywords
+    // and statement boundaries end one chain before the next begins.
+    let inserts = "INSERT INTO ks.t (k, v) VALUES (-1, ks.f(-2) - 3) ".repeat(1_000);
+    let batch = format!("BEGIN BATCH {inserts}APPLY BATCH");
+    let values: Vec<String> = (0..5_000).map(|n| format!("-{n}")).collect();
+    let in_list = format!("SELECT * FROM ks.t WHERE k IN ({})", values.join(", "));
+    let selectors: Vec<String> = (0..1_000).map(|n| format!("c{n} + 1 * -2")).collect();
+    let selection = format!("SELECT {} FROM ks.t", selectors.join(", "));
+    let relations: Vec<String> = (0..1_000)
+        .map(|n| format!("c{n} >= ks.f(-{n}) + 1"))
+        .collect();
+    let update = format!("UPDATE ks.t SET v = 1 WHERE {}", relations.join(" AND "));
+    for text in [batch, in_list, selection, update] {
+        parse_statement(&text).unwrap_or_else(|e| panic!("{e:?}"));
+        check(&text);
+    }
 }

@@ -50,7 +50,9 @@ fn cases(source: &str) -> Vec<Case> {
         let gap = &source[after..until];
         let expectation = gap.find(EXPECT).map(|at| {
             let start = after + at + EXPECT.len();
-            let end = source[start..].find('\n').map_or(source.len(), |n| start + n);
+            let end = source[start..]
+                .find('\n')
+                .map_or(source.len(), |n| start + n);
             (start, end)
         });
         out.push(Case {
@@ -92,7 +94,10 @@ fn planner_corpus() {
             failures.push(format!("{}: unreadable", file.display()));
             continue;
         };
-        let name = file.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+        let name = file
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
         let mut ctx = PlanContext::new();
         let mut rewrites: Vec<(usize, usize, String)> = Vec::new();
         for case in cases(&source) {

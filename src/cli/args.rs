@@ -37,6 +37,9 @@ pub struct Cli {
     #[command(flatten)]
     pub output: OutputArgs,
 
+    #[command(flatten)]
+    pub cluster: ClusterArgs,
+
     /// Print the version and exit.
     #[arg(short = 'v', long = "version", action = clap::ArgAction::Version)]
     pub version: Option<bool>,
@@ -63,12 +66,55 @@ pub struct OutputArgs {
     pub no_color: bool,
 }
 
+/// The simulated cluster and session, accepted by every mode that plans.
+#[derive(Debug, Args)]
+pub struct ClusterArgs {
+    /// Start in KEYSPACE, as after `USE KEYSPACE`.
+    #[arg(short = 'k', long = "keyspace", value_name = "KEYSPACE", global = true)]
+    pub keyspace: Option<String>,
+
+    /// Run the statements of FILE first, with their output suppressed.
+    #[arg(long, value_name = "FILE", global = true)]
+    pub schema: Option<PathBuf>,
+
+    /// Number of nodes in a one-data-centre ring.
+    #[arg(long, value_name = "N", global = true, conflicts_with = "datacenters")]
+    pub nodes: Option<usize>,
+
+    /// Data centres and their node counts, e.g. `dc1:3,dc2:3`.
+    #[arg(long, value_name = "DC:N,…", global = true)]
+    pub datacenters: Option<String>,
+
+    /// Consistency level statements run at (cqlsh's default is ONE).
+    #[arg(long, value_name = "LEVEL", global = true)]
+    pub consistency: Option<String>,
+
+    /// The coordinating node (`node2`, `127.0.0.2`) or `token-aware`.
+    #[arg(long, value_name = "NODE|token-aware", global = true)]
+    pub coordinator: Option<String>,
+}
+
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Parse CQL files and print each statement in canonical form, or its
     /// syntax error.
     Parse(ParseArgs),
+    /// Plan statements without running them: the query class, partitions
+    /// and tokens, replicas and nodes — or Cassandra's refusal.
+    Explain(ExplainArgs),
+}
+
+/// `widerow explain FILE…`
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// The files to plan (`-` for standard input).
+    #[arg(value_name = "FILE", required_unless_present = "execute")]
+    pub files: Vec<PathBuf>,
+
+    /// Plan STATEMENTS instead of files.
+    #[arg(short = 'e', long = "execute", value_name = "STATEMENTS")]
+    pub execute: Option<String>,
 }
 
 /// `widerow parse FILE…`

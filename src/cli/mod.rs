@@ -1,11 +1,13 @@
 //! The command line: reads the flags and hands over to a mode.
 
 mod args;
+mod explain;
 mod inputs;
 mod parse;
 mod repl;
 mod report;
 mod run;
+mod session;
 
 use std::io::{self, IsTerminal};
 use std::process::ExitCode;
@@ -23,6 +25,7 @@ pub fn main() -> ExitCode {
     };
     match &cli.command {
         Some(Command::Parse(args)) => parse::run(args, &cli.output),
+        Some(Command::Explain(args)) => explain::run(args, &cli.cluster, &cli.output),
         None => {
             if let Some(text) = &cli.execute {
                 run::run(Ok(Input::text(text)), &cli.output, cli.on_error)
@@ -51,7 +54,7 @@ fn usage_error(error: clap::Error) -> ExitCode {
     }
     let subcommand = std::env::args().skip(1).find(|a| !a.starts_with('-'));
     match subcommand.as_deref() {
-        Some("parse") => ExitCode::from(2),
+        Some("parse" | "explain") => ExitCode::from(2),
         _ => ExitCode::from(1),
     }
 }

@@ -106,7 +106,10 @@ fn check_distinct(
             "SELECT DISTINCT with WHERE clause only supports restriction by partition key and/or static columns.",
         ));
     }
-    if let Some(column) = columns.iter().find(|c| !c.is_partition_key() && !c.is_static()) {
+    if let Some(column) = columns
+        .iter()
+        .find(|c| !c.is_partition_key() && !c.is_static())
+    {
         return Err(Error::invalid(format!(
             "SELECT DISTINCT queries must only request partition key columns and/or static columns (not {})",
             column.name
@@ -248,7 +251,9 @@ fn check_order_by(analysis: &SelectAnalysis<'_>, select: &Select) -> Result<(), 
         let wanted = ordering.order.unwrap_or(Order::Asc);
         let this_reversed = wanted != declared;
         if reversed.is_some_and(|r| r != this_reversed) {
-            return Err(Error::invalid("Unsupported order by relation").with_span(ordering.column.span));
+            return Err(
+                Error::invalid("Unsupported order by relation").with_span(ordering.column.span)
+            );
         }
         reversed = Some(this_reversed);
     }
@@ -268,7 +273,10 @@ pub(crate) fn is_reversed(table: &Table, select: &Select) -> bool {
 /// A literal LIMIT or PER PARTITION LIMIT of zero or less is refused as it
 /// would be when the statement runs.
 pub(crate) fn check_limits(select: &Select) -> Result<(), Error> {
-    for limit in [&select.limit, &select.per_partition_limit].into_iter().flatten() {
+    for limit in [&select.limit, &select.per_partition_limit]
+        .into_iter()
+        .flatten()
+    {
         if let Term {
             kind: TermKind::Literal(Literal::Integer(text)),
             span,

@@ -16,8 +16,7 @@ mod routing;
 mod select;
 
 pub use plan::{
-    Direction, PartitionTarget, Partitions, Plan, QueryClass, StatementKind, TokenRange,
-    TokenValue,
+    Direction, PartitionTarget, Partitions, Plan, QueryClass, StatementKind, TokenRange, TokenValue,
 };
 pub use select::ALLOW_FILTERING_MESSAGE;
 
@@ -101,20 +100,26 @@ pub fn plan_statement(ctx: &PlanContext, statement: &Statement) -> Result<Plan, 
     match statement {
         Statement::Select(select) => plan_select(ctx, select),
         Statement::Insert(insert) => {
-            let table = ctx.catalog.resolve_table(ctx.keyspace.as_deref(), &insert.table)?;
+            let table = ctx
+                .catalog
+                .resolve_table(ctx.keyspace.as_deref(), &insert.table)?;
             let mut synthetic = Vec::new();
             let target = modify::insert(table, insert, &mut synthetic)?;
             let class = QueryClass::PointLookup;
             routing::write_plan(ctx, table, StatementKind::Insert, class, &target.pk)
         }
         Statement::Update(update) => {
-            let table = ctx.catalog.resolve_table(ctx.keyspace.as_deref(), &update.table)?;
+            let table = ctx
+                .catalog
+                .resolve_table(ctx.keyspace.as_deref(), &update.table)?;
             let target = modify::update(table, update)?;
             let class = write_class(table, &target);
             routing::write_plan(ctx, table, StatementKind::Update, class, &target.pk)
         }
         Statement::Delete(delete) => {
-            let table = ctx.catalog.resolve_table(ctx.keyspace.as_deref(), &delete.table)?;
+            let table = ctx
+                .catalog
+                .resolve_table(ctx.keyspace.as_deref(), &delete.table)?;
             let target = modify::delete(table, delete)?;
             let class = write_class(table, &target);
             routing::write_plan(ctx, table, StatementKind::Delete, class, &target.pk)
@@ -170,7 +175,9 @@ fn plan_batch(ctx: &PlanContext, batch: &Batch) -> Result<Plan, Error> {
 }
 
 fn plan_select(ctx: &PlanContext, select: &Select) -> Result<Plan, Error> {
-    let table = ctx.catalog.resolve_table(ctx.keyspace.as_deref(), &select.from)?;
+    let table = ctx
+        .catalog
+        .resolve_table(ctx.keyspace.as_deref(), &select.from)?;
     let analysis = select::analyse(table, select)?;
     let class = select_class(table, &analysis);
     routing::select_plan(ctx, select, &analysis, class)

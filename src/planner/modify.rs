@@ -4,8 +4,8 @@
 use crate::error::Error;
 use crate::schema::{Column, Table};
 use crate::syntax::ast::{
-    AssignmentKind, ConditionKind, Delete, IfClause, Ident, Insert, InsertSource,
-    Literal, Relation, RelationKind, Term, TermKind, Update, UsingItem,
+    AssignmentKind, ConditionKind, Delete, Ident, IfClause, Insert, InsertSource, Literal,
+    Relation, RelationKind, Term, TermKind, Update, UsingItem,
 };
 
 use super::relations::{undefined_column, StatementType, WhereClause};
@@ -20,7 +20,9 @@ pub(crate) struct WriteTarget<'a> {
 }
 
 fn column<'a>(table: &'a Table, name: &Ident) -> Result<&'a Column, Error> {
-    table.column(&name.name).ok_or_else(|| undefined_column(table, name))
+    table
+        .column(&name.name)
+        .ok_or_else(|| undefined_column(table, name))
 }
 
 /// Checks USING TTL / TIMESTAMP literals as Cassandra's `Attributes` does.
@@ -35,7 +37,9 @@ fn check_using(using: &[UsingItem], conditional: bool, counter: bool) -> Result<
             }
             UsingItem::Ttl(term) => {
                 if counter {
-                    return Err(Error::invalid("Cannot set a TTL on counter tables").with_span(term.span));
+                    return Err(
+                        Error::invalid("Cannot set a TTL on counter tables").with_span(term.span)
+                    );
                 }
                 if let TermKind::Literal(Literal::Integer(text)) = &term.kind {
                     let ttl: i64 = text.parse().unwrap_or(i64::MAX);
@@ -86,7 +90,11 @@ fn check_key<'a>(
             missing.join(", ")
         )));
     }
-    if clause.pk.iter().any(|r| !(r.shape.is_eq() || r.shape.is_in())) {
+    if clause
+        .pk
+        .iter()
+        .any(|r| !(r.shape.is_eq() || r.shape.is_in()))
+    {
         return Err(Error::invalid(format!(
             "Only EQ and IN relation are supported on the partition key (unless you use the token() function) for {} statements",
             statement.name()
@@ -133,7 +141,10 @@ fn check_full_clustering(table: &Table, ck: &[Restriction<'_>]) -> Result<(), Er
     let missing: Vec<&str> = table
         .clustering
         .iter()
-        .filter(|name| !ck.iter().any(|r| r.columns.iter().any(|c| &&c.name == name)))
+        .filter(|name| {
+            !ck.iter()
+                .any(|r| r.columns.iter().any(|c| &&c.name == name))
+        })
         .map(String::as_str)
         .collect();
     if missing.is_empty() {
@@ -229,7 +240,11 @@ pub(crate) fn insert<'a>(
                     return Err(Error::invalid("The column names contains duplicates"));
                 }
             }
-            columns.iter().zip(values).map(|(c, v)| (c, Some(v))).collect()
+            columns
+                .iter()
+                .zip(values)
+                .map(|(c, v)| (c, Some(v)))
+                .collect()
         }
         InsertSource::Json { .. } => Vec::new(),
     };
@@ -256,7 +271,9 @@ pub(crate) fn insert<'a>(
         table
             .column(&name.name)
             .is_some_and(|c| c.is_static() || c.is_partition_key())
-    }) && written.iter().any(|(name, _)| table.column(&name.name).is_some_and(Column::is_static));
+    }) && written
+        .iter()
+        .any(|(name, _)| table.column(&name.name).is_some_and(Column::is_static));
     if matches!(insert.source, InsertSource::Json { .. }) {
         return Ok(WriteTarget {
             pk: Vec::new(),
@@ -270,7 +287,11 @@ pub(crate) fn insert<'a>(
 
 /// UPDATE.
 pub(crate) fn update<'a>(table: &'a Table, update: &'a Update) -> Result<WriteTarget<'a>, Error> {
-    check_using(&update.using, update.if_clause.is_some(), table.is_counter_table())?;
+    check_using(
+        &update.using,
+        update.if_clause.is_some(),
+        table.is_counter_table(),
+    )?;
     let mut all_static = true;
     for assignment in &update.assignments {
         let name = match &assignment.kind {
@@ -279,11 +300,10 @@ pub(crate) fn update<'a>(table: &'a Table, update: &'a Update) -> Result<WriteTa
         };
         let col = column(table, name)?;
         if col.is_primary_key() {
-            return Err(Error::invalid(format!(
-                "PRIMARY KEY part {} found in SET part",
-                col.name
-            ))
-            .with_span(assignment.span));
+            return Err(
+                Error::invalid(format!("PRIMARY KEY part {} found in SET part", col.name))
+                    .with_span(assignment.span),
+            );
         }
         check_assignment(col, &assignment.kind, assignment.span)?;
         all_static &= col.is_static();
@@ -291,7 +311,12 @@ pub(crate) fn update<'a>(table: &'a Table, update: &'a Update) -> Result<WriteTa
     check_conditions(table, &update.if_clause)?;
     let conditions_static = conditions_all_static(table, &update.if_clause);
     let clause = WhereClause::build(table, &update.where_clause, StatementType::Update, false)?;
-    let target = check_key(table, clause, StatementType::Update, all_static && conditions_static)?;
+    let target = check_key(
+        table,
+        clause,
+        StatementType::Update,
+        all_static && conditions_static,
+    )?;
     if update.if_clause.is_some() {
         check_conditional_in(&target, "updates")?;
     }
@@ -350,7 +375,9 @@ fn kind_text(kind: &AssignmentKind) -> String {
 pub(crate) fn delete<'a>(table: &'a Table, delete: &'a Delete) -> Result<WriteTarget<'a>, Error> {
     for item in &delete.using {
         if let UsingItem::Ttl(term) = item {
-            return Err(Error::syntax("TTL is not allowed in DELETE statements").with_span(term.span));
+            return Err(
+                Error::syntax("TTL is not allowed in DELETE statements").with_span(term.span)
+            );
         }
     }
     check_using(&delete.using, delete.if_clause.is_some(), false)?;
@@ -369,10 +396,12 @@ pub(crate) fn delete<'a>(table: &'a Table, delete: &'a Delete) -> Result<WriteTa
     let clause = WhereClause::build(table, &delete.where_clause, StatementType::Delete, false)?;
     let target = check_key(table, clause, StatementType::Delete, all_static)?;
     let full_row = target.ck.iter().all(|r| r.shape.is_eq() || r.shape.is_in())
-        && table
-            .clustering
-            .iter()
-            .all(|name| target.ck.iter().any(|r| r.columns.iter().any(|c| &c.name == name)));
+        && table.clustering.iter().all(|name| {
+            target
+                .ck
+                .iter()
+                .any(|r| r.columns.iter().any(|c| &c.name == name))
+        });
     if !delete.targets.is_empty() && !all_static && !full_row {
         return Err(Error::invalid(
             "Range deletions are not supported for specific columns",
@@ -401,16 +430,15 @@ pub(crate) fn delete<'a>(table: &'a Table, delete: &'a Delete) -> Result<WriteTa
 pub(crate) fn addresses_one_row(table: &Table, target: &WriteTarget<'_>) -> bool {
     !target.static_only
         && target.ck.iter().all(|r| r.shape.is_eq())
-        && table
-            .clustering
-            .iter()
-            .all(|name| target.ck.iter().any(|r| r.columns.iter().any(|c| &c.name == name)))
+        && table.clustering.iter().all(|name| {
+            target
+                .ck
+                .iter()
+                .any(|r| r.columns.iter().any(|c| &c.name == name))
+        })
 }
 
 /// Whether any key restriction names several values.
 pub(crate) fn several_partitions(target: &WriteTarget<'_>) -> bool {
-    target
-        .pk
-        .iter()
-        .any(|r| matches!(r.shape, Shape::In(_)))
+    target.pk.iter().any(|r| matches!(r.shape, Shape::In(_)))
 }

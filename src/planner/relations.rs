@@ -5,7 +5,7 @@
 use crate::error::Error;
 use crate::schema::{Column, ColumnKind, Index, IndexKind, Table};
 use crate::syntax::ast::{
-    IndexTargetKind, InValues, NativeType, Operator, Relation, RelationKind, Term, TermKind,
+    InValues, IndexTargetKind, NativeType, Operator, Relation, RelationKind, Term, TermKind,
 };
 use crate::types::{coerce_term, DataType, TermError};
 
@@ -65,7 +65,9 @@ pub(crate) fn undefined_column(table: &Table, name: &crate::syntax::ast::Ident) 
 }
 
 fn column<'a>(table: &'a Table, name: &crate::syntax::ast::Ident) -> Result<&'a Column, Error> {
-    table.column(&name.name).ok_or_else(|| undefined_column(table, name))
+    table
+        .column(&name.name)
+        .ok_or_else(|| undefined_column(table, name))
 }
 
 /// What a restriction asks of an index.
@@ -186,10 +188,18 @@ impl<'a> WhereClause<'a> {
                     relation,
                 ));
             }
-            RelationKind::Compare { op: Operator::Ne, .. }
-            | RelationKind::MultiCompare { op: Operator::Ne, .. }
-            | RelationKind::Token { op: Operator::Ne, .. }
-            | RelationKind::MapEntry { op: Operator::Ne, .. } => {
+            RelationKind::Compare {
+                op: Operator::Ne, ..
+            }
+            | RelationKind::MultiCompare {
+                op: Operator::Ne, ..
+            }
+            | RelationKind::Token {
+                op: Operator::Ne, ..
+            }
+            | RelationKind::MapEntry {
+                op: Operator::Ne, ..
+            } => {
                 return Err(invalid(
                     format!("Unsupported \"!=\" relation: {relation}"),
                     relation,
@@ -225,7 +235,9 @@ impl<'a> WhereClause<'a> {
         allow_filtering: bool,
     ) -> Result<(), Error> {
         let (name, shape, map_entry, contains_key) = match &relation.kind {
-            RelationKind::Compare { column, op, value } => (column, shape_of(*op, value), false, false),
+            RelationKind::Compare { column, op, value } => {
+                (column, shape_of(*op, value), false, false)
+            }
             RelationKind::In { column, values } => {
                 let shape = match values {
                     InValues::List(items) if items.len() == 1 => Shape::Eq(&items[0]),
@@ -236,7 +248,9 @@ impl<'a> WhereClause<'a> {
             RelationKind::Contains { column, key, .. } => {
                 (column, Shape::Contains { count: 1 }, false, *key)
             }
-            RelationKind::MapEntry { column, .. } => (column, Shape::Contains { count: 1 }, true, false),
+            RelationKind::MapEntry { column, .. } => {
+                (column, Shape::Contains { count: 1 }, true, false)
+            }
             RelationKind::Like { column, .. } => (column, Shape::Like, false, false),
             _ => return Ok(()),
         };
@@ -262,7 +276,9 @@ impl<'a> WhereClause<'a> {
         match col.kind {
             ColumnKind::PartitionKey(_) => merge_by_column(&mut self.pk, restriction),
             ColumnKind::Clustering(..) => self.add_clustering(restriction, allow_filtering),
-            ColumnKind::Static | ColumnKind::Regular => merge_by_column(&mut self.nonpk, restriction),
+            ColumnKind::Static | ColumnKind::Regular => {
+                merge_by_column(&mut self.nonpk, restriction)
+            }
         }
     }
 
@@ -333,11 +349,7 @@ impl<'a> WhereClause<'a> {
     /// Cassandra's order checks against the restrictions already there
     /// (restrictions.md §3.2), skipped with ALLOW FILTERING or when an index
     /// serves the new restriction.
-    fn add_clustering(
-        &mut self,
-        new: Restriction<'a>,
-        allow_filtering: bool,
-    ) -> Result<(), Error> {
+    fn add_clustering(&mut self, new: Restriction<'a>, allow_filtering: bool) -> Result<(), Error> {
         let new_first = new.first();
         let new_is_slice = new.shape.is_slice();
         let new_indexed = new.index.is_some();
@@ -491,14 +503,19 @@ fn merge_clustering<'a>(existing: &mut Restriction<'a>, new: Restriction<'a>) ->
 }
 
 /// The checks of restrictions.md §2.4 on `token(…)`'s arguments.
-fn check_token_arguments(table: &Table, columns: &[&Column], relation: &Relation) -> Result<(), Error> {
+fn check_token_arguments(
+    table: &Table,
+    columns: &[&Column],
+    relation: &Relation,
+) -> Result<(), Error> {
     let all_present = table
         .partition_key
         .iter()
         .all(|pk| columns.iter().any(|c| &c.name == pk));
     if !all_present {
         return Err(invalid(
-            "The token() function must be applied to all partition key components or none of them".into(),
+            "The token() function must be applied to all partition key components or none of them"
+                .into(),
             relation,
         ));
     }
@@ -552,7 +569,10 @@ fn multi_restriction<'a>(
         }
         if columns.iter().any(|c| c.name == col.name) {
             return Err(invalid(
-                format!("Column \"{}\" appeared twice in a relation: {relation}", col.name),
+                format!(
+                    "Column \"{}\" appeared twice in a relation: {relation}",
+                    col.name
+                ),
                 relation,
             ));
         }
@@ -637,18 +657,30 @@ fn check_operator_for_type(
     if map_entry {
         return match ty {
             DataType::List { .. } => Err(invalid(
-                format!("Indexes on list entries ({name}[index] = value) are not currently supported."),
+                format!(
+                    "Indexes on list entries ({name}[index] = value) are not currently supported."
+                ),
                 relation,
             )),
             DataType::Map { frozen: true, .. } => Err(invalid(
-                format!("Map-entry equality predicates on frozen map column {name} are not supported"),
+                format!(
+                    "Map-entry equality predicates on frozen map column {name} are not supported"
+                ),
                 relation,
             )),
             DataType::Map { .. } => match &relation.kind {
-                RelationKind::MapEntry { op: Operator::Eq, .. } => Ok(()),
-                _ => Err(invalid("Only EQ relations are supported on map entries".into(), relation)),
+                RelationKind::MapEntry {
+                    op: Operator::Eq, ..
+                } => Ok(()),
+                _ => Err(invalid(
+                    "Only EQ relations are supported on map entries".into(),
+                    relation,
+                )),
             },
-            _ => Err(invalid(format!("Column {name} cannot be used as a map"), relation)),
+            _ => Err(invalid(
+                format!("Column {name} cannot be used as a map"),
+                relation,
+            )),
         };
     }
     if let Shape::Contains { .. } = shape {
@@ -692,7 +724,9 @@ pub(crate) fn shape_terms<'a>(shape: &Shape<'a>) -> Vec<&'a Term> {
     match shape {
         Shape::Eq(term) => vec![term],
         Shape::In(InValues::List(terms)) => terms.iter().collect(),
-        Shape::Slice { lower, upper } => lower.iter().chain(upper.iter()).map(|b| b.value).collect(),
+        Shape::Slice { lower, upper } => {
+            lower.iter().chain(upper.iter()).map(|b| b.value).collect()
+        }
         _ => Vec::new(),
     }
 }
@@ -743,7 +777,10 @@ fn check_value_types(column: &Column, relation: &Relation) -> Result<(), Error> 
 /// Null values where a key needs a value, or in a filter: refused when the
 /// statement runs (restrictions.md §2.7, §4.1); a literal `null` is known
 /// already.
-pub(crate) fn check_nulls(clause: &WhereClause<'_>, filtered: &[Restriction<'_>]) -> Result<(), Error> {
+pub(crate) fn check_nulls(
+    clause: &WhereClause<'_>,
+    filtered: &[Restriction<'_>],
+) -> Result<(), Error> {
     for restriction in clause.pk.iter().chain(&clause.ck) {
         if restriction.multi {
             continue;
@@ -762,7 +799,9 @@ pub(crate) fn check_nulls(clause: &WhereClause<'_>, filtered: &[Restriction<'_>]
     for restriction in filtered.iter().filter(|r| !r.columns[0].is_primary_key()) {
         for relation in &restriction.relations {
             let value = match &relation.kind {
-                RelationKind::Compare { value, .. } | RelationKind::Contains { value, .. } => Some(value),
+                RelationKind::Compare { value, .. } | RelationKind::Contains { value, .. } => {
+                    Some(value)
+                }
                 _ => None,
             };
             if value.is_some_and(is_null_literal) {
@@ -778,7 +817,10 @@ pub(crate) fn check_nulls(clause: &WhereClause<'_>, filtered: &[Restriction<'_>]
 }
 
 fn is_null_literal(term: &Term) -> bool {
-    matches!(term.kind, TermKind::Literal(crate::syntax::ast::Literal::Null))
+    matches!(
+        term.kind,
+        TermKind::Literal(crate::syntax::ast::Literal::Null)
+    )
 }
 
 /// Multi-column restrictions cannot be evaluated as row filters

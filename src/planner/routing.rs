@@ -16,8 +16,7 @@ use crate::types::{coerce_term, term_text, TermError, Value};
 
 use super::clauses::is_reversed;
 use super::plan::{
-    Direction, PartitionTarget, Partitions, Plan, QueryClass, StatementKind, TokenRange,
-    TokenValue,
+    Direction, PartitionTarget, Partitions, Plan, QueryClass, StatementKind, TokenRange, TokenValue,
 };
 use super::restriction::{Restriction, Shape};
 use super::select::{KeyState, SelectAnalysis};
@@ -114,14 +113,8 @@ fn partition_keys(table: &Table, pk: &[Restriction<'_>]) -> Result<Vec<Key>, Err
         }
         keys = next;
     }
-    if table.partition_key.len() == 1 {
-        if let Some(key) = keys
-            .iter()
-            .find(|k| matches!(k.values.as_deref(), Some([Value::Empty]) | Some([Value::Text(_)]) if is_empty_key(k)))
-        {
-            let _ = key;
-            return Err(Error::invalid("Key may not be empty"));
-        }
+    if table.partition_key.len() == 1 && keys.iter().any(is_empty_key) {
+        return Err(Error::invalid("Key may not be empty"));
     }
     keys.sort_by(|a, b| match (&a.values, &b.values) {
         (Some(x), Some(y)) => x.cmp(y),
@@ -150,10 +143,16 @@ fn token_of_values(values: &[Value]) -> Result<i64, Error> {
 }
 
 fn names(ctx: &PlanContext, nodes: &[NodeIndex]) -> Vec<String> {
-    nodes
-        .iter()
-        .map(|n| ctx.ring.node(*n).id.clone())
-        .collect()
+    nodes.iter().map(|n| ctx.ring.node(*n).id.clone()).collect()
+}
+
+/// Where the partitions of a statement go.
+struct Routed {
+    partitions: Vec<PartitionTarget>,
+    /// Every node contacted, in first-contact order.
+    nodes: Vec<NodeIndex>,
+    /// The coordinator of the first partition with a known token.
+    coordinator: Option<NodeIndex>,
 }
 
 /// Routes each partition: token, replicas, and the replicas contacted.
@@ -162,7 +161,7 @@ fn targets(
     table: &Table,
     pk: &[Restriction<'_>],
     write: bool,
-) -> Result<(Vec<PartitionTarget>, Vec<NodeIndex>, Option<NodeIndex>), Error> {
+) -> Result<Routed, Error> {
     let replication = &keyspace(ctx, table)?.replication;
     let mut out = Vec::new();
     let mut reached: Vec<NodeIndex> = Vec::new();
@@ -198,7 +197,11 @@ fn targets(
             contacted: names(ctx, &plan.contacts),
         });
     }
-    Ok((out, reached, coordinator))
+    Ok(Routed {
+        partitions: out,
+        nodes: reached,
+        coordinator,
+    })
 }
 
 /// A token bound's value: a bigint literal or `token(…)` of literals.
@@ -282,16 +285,23 @@ pub(crate) fn select_plan(
     let mut warnings = Vec::new();
     let (partitions, nodes, coordinator) = match analysis.key {
         KeyState::Exact => {
-            let (targets, nodes, coordinator) = targets(ctx, table, &analysis.clause.pk, false)?;
-            if targets.len() > MANY_PARTITIONS {
+            let routed = targets(ctx, table, &analysis.clause.pk, false)?;
+            let count = routed.partitions.len();
+            if count > MANY_PARTITIONS {
                 warnings.push(format!(
-                    "IN over {} partitions: the coordinator waits on {} replica sets",
-                    targets.len(),
-                    targets.len()
+                    "IN over {count} partitions: the coordinator waits on {count} replica sets"
                 ));
             }
-            let coordinator = coordinator.unwrap_or_else(|| ctx.coordinator.for_scan(&ctx.ring));
-            (Partitions::Keys { partitions: targets }, nodes, coordinator)
+            let coordinator = routed
+                .coordinator
+                .unwrap_or_else(|| ctx.coordinator.for_scan(&ctx.ring));
+            (
+                Partitions::Keys {
+                    partitions: routed.partitions,
+                },
+                routed.nodes,
+                coordinator,
+            )
         }
         state => {
             let coordinator = ctx.coordinator.for_scan(&ctx.ring);
@@ -304,7 +314,13 @@ pub(crate) fn select_plan(
             };
             let nodes = match ring_range {
                 Some(range) => {
-                    let reads = plan_range_read(&ctx.ring, replication, range, ctx.consistency, coordinator)?;
+                    let reads = plan_range_read(
+                        &ctx.ring,
+                        replication,
+                        range,
+                        ctx.consistency,
+                        coordinator,
+                    )?;
                     nodes_contacted(&reads)
                 }
                 None => Vec::new(),
@@ -320,7 +336,12 @@ pub(crate) fn select_plan(
     let seek: Vec<&Restriction<'_>> = if analysis.clustering_filtered {
         Vec::new()
     } else {
-        analysis.clause.ck.iter().filter(|_| !analysis.uses_index).collect()
+        analysis
+            .clause
+            .ck
+            .iter()
+            .filter(|_| !analysis.uses_index)
+            .collect()
     };
     let filters: Vec<&Restriction<'_>> = filtered
         .into_iter()
@@ -373,8 +394,11 @@ pub(crate) fn write_plan(
     pk: &[Restriction<'_>],
 ) -> Result<Plan, Error> {
     ctx.consistency.validate_for_write()?;
-    let (partitions, nodes, coordinator) = targets(ctx, table, pk, true)?;
-    let coordinator = coordinator.unwrap_or_else(|| ctx.coordinator.for_scan(&ctx.ring));
+    let routed = targets(ctx, table, pk, true)?;
+    let coordinator = routed
+        .coordinator
+        .unwrap_or_else(|| ctx.coordinator.for_scan(&ctx.ring));
+    let (partitions, nodes) = (routed.partitions, routed.nodes);
     Ok(Plan {
         class,
         statement,
@@ -399,7 +423,9 @@ pub(crate) fn write_plan(
 pub(crate) fn batch_plan(plans: Vec<Plan>) -> Result<Plan, Error> {
     let mut iter = plans.into_iter();
     let Some(mut combined) = iter.next() else {
-        return Err(Error::invalid("A batch must contain at least one statement"));
+        return Err(Error::invalid(
+            "A batch must contain at least one statement",
+        ));
     };
     combined.statement = StatementKind::Batch;
     let mut tables = vec![combined.table.clone()];
@@ -411,7 +437,10 @@ pub(crate) fn batch_plan(plans: Vec<Plan>) -> Result<Plan, Error> {
             (&mut combined.partitions, plan.partitions)
         {
             for p in more {
-                if !partitions.iter().any(|q| q.key == p.key && q.token == p.token) {
+                if !partitions
+                    .iter()
+                    .any(|q| q.key == p.key && q.token == p.token)
+                {
                     partitions.push(p);
                 }
             }

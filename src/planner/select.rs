@@ -69,7 +69,10 @@ pub(crate) fn clustering_needs_filtering(ck: &[Restriction<'_>]) -> bool {
     let mut expected = 0;
     for (i, r) in ck.iter().enumerate() {
         let first = super::relations::position(r.first());
-        if first != expected || r.shape.is_contains() || matches!(r.shape, super::restriction::Shape::Like) {
+        if first != expected
+            || r.shape.is_contains()
+            || matches!(r.shape, super::restriction::Shape::Like)
+        {
             return true;
         }
         if r.shape.is_slice() {
@@ -126,7 +129,10 @@ fn one_group_serves_all(row_filter: &[Restriction<'_>]) -> bool {
 }
 
 /// Every column a selector names.
-pub(crate) fn selector_columns<'s>(selector: &'s Selector, out: &mut Vec<&'s crate::syntax::ast::Ident>) {
+pub(crate) fn selector_columns<'s>(
+    selector: &'s Selector,
+    out: &mut Vec<&'s crate::syntax::ast::Ident>,
+) {
     match &selector.kind {
         SelectorKind::Column(c) => out.push(c),
         SelectorKind::Metadata { column, .. } => out.push(column),
@@ -151,7 +157,10 @@ pub(crate) fn selector_columns<'s>(selector: &'s Selector, out: &mut Vec<&'s cra
 }
 
 /// The selected columns (all of them for `*`).
-pub(crate) fn selected_columns<'a>(table: &'a Table, select: &Select) -> Result<Vec<&'a Column>, Error> {
+pub(crate) fn selected_columns<'a>(
+    table: &'a Table,
+    select: &Select,
+) -> Result<Vec<&'a Column>, Error> {
     match &select.selection {
         SelectClause::Star => Ok(table.star_columns()),
         SelectClause::Items(items) => {
@@ -161,7 +170,11 @@ pub(crate) fn selected_columns<'a>(table: &'a Table, select: &Select) -> Result<
             }
             names
                 .into_iter()
-                .map(|n| table.column(&n.name).ok_or_else(|| undefined_column(table, n)))
+                .map(|n| {
+                    table
+                        .column(&n.name)
+                        .ok_or_else(|| undefined_column(table, n))
+                })
                 .collect()
         }
     }
@@ -172,11 +185,16 @@ pub(crate) fn selected_columns<'a>(table: &'a Table, select: &Select) -> Result<
 fn selects_only_static(columns: &[&Column], select: &Select) -> bool {
     !matches!(select.selection, SelectClause::Star)
         && columns.iter().any(|c| c.is_static())
-        && columns.iter().all(|c| c.is_partition_key() || c.is_static())
+        && columns
+            .iter()
+            .all(|c| c.is_partition_key() || c.is_static())
 }
 
 /// Steps 1–17 of restrictions.md §5.1.
-pub(crate) fn analyse<'a>(table: &'a Table, select: &'a Select) -> Result<SelectAnalysis<'a>, Error> {
+pub(crate) fn analyse<'a>(
+    table: &'a Table,
+    select: &'a Select,
+) -> Result<SelectAnalysis<'a>, Error> {
     let columns = selected_columns(table, select)?;
     clauses::check_nested_aggregates(select)?;
     for ordering in &select.order_by {
@@ -193,7 +211,10 @@ pub(crate) fn analyse<'a>(table: &'a Table, select: &'a Select) -> Result<Select
         .chain(&clause.nonpk)
         .any(|r| r.index.is_some());
     let key = key_state(table, &clause);
-    let mut key_range = matches!(key, KeyState::Token | KeyState::TokenFiltered | KeyState::Empty);
+    let mut key_range = matches!(
+        key,
+        KeyState::Token | KeyState::TokenFiltered | KeyState::Empty
+    );
     let mut uses_index = key == KeyState::Empty && has_index;
     let filtered_key = matches!(key, KeyState::Filtered | KeyState::TokenFiltered);
     if filtered_key {
@@ -257,7 +278,8 @@ pub(crate) fn analyse<'a>(table: &'a Table, select: &'a Select) -> Result<Select
     if !af && (analysis.key_range || analysis.uses_index) {
         let filter_unserved =
             !analysis.row_filter.is_empty() && !one_group_serves_all(&analysis.row_filter);
-        let unfiltered_clustering = analysis.row_filter.is_empty() && !analysis.clause.ck.is_empty();
+        let unfiltered_clustering =
+            analysis.row_filter.is_empty() && !analysis.clause.ck.is_empty();
         if filter_unserved || unfiltered_clustering {
             return Err(allow_filtering_error(select));
         }

@@ -13,11 +13,16 @@ pub(crate) fn civil_from_days(days: i64) -> (i64, u32, u32) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let day_of_era = z - era * 146_097; // 0..=146096
-    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
     let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
     let march_month = (5 * day_of_year + 2) / 153; // March = 0
     let day = (day_of_year - (153 * march_month + 2) / 5 + 1) as u32;
-    let month = if march_month < 10 { march_month + 3 } else { march_month - 9 } as u32;
+    let month = if march_month < 10 {
+        march_month + 3
+    } else {
+        march_month - 9
+    } as u32;
     let year = year_of_era + era * 400 + i64::from(month <= 2);
     (year, month, day)
 }
@@ -40,7 +45,12 @@ fn julian_from_days(days: i64) -> (i64, u32, u32) {
 /// `HH:MM:SS` of a non-negative count of units within a day, and what is left.
 fn clock(units_of_day: i64, per_second: i64) -> (i64, i64, i64, i64) {
     let seconds = units_of_day / per_second;
-    (seconds / 3600, seconds / 60 % 60, seconds % 60, units_of_day % per_second)
+    (
+        seconds / 3600,
+        seconds / 60 % 60,
+        seconds % 60,
+        units_of_day % per_second,
+    )
 }
 
 /// cqlsh's display of a `timestamp` (UTC): `2025-06-01 08:00:00.000000+0000`.
@@ -140,7 +150,17 @@ mod tests {
 
     #[test]
     fn civil_round_trips() {
-        for days in [-1_000_000i64, -719_468, -1, 0, 1, 20_000, 2_932_896, i32::MIN.into(), i32::MAX.into()] {
+        for days in [
+            -1_000_000i64,
+            -719_468,
+            -1,
+            0,
+            1,
+            20_000,
+            2_932_896,
+            i32::MIN.into(),
+            i32::MAX.into(),
+        ] {
             let (y, m, d) = civil_from_days(days);
             assert_eq!(days_from_civil(y, m, d), days, "{days}");
         }
@@ -186,7 +206,10 @@ mod tests {
         assert_eq!(iso_local_date(20_240), "2025-06-01");
         assert_eq!(iso_local_date(i32::MAX), "+5881580-07-11");
         assert_eq!(iso_local_date(i32::MIN), "-5877641-06-23");
-        assert_eq!(java_timestamp(1_748_764_800_000), "2025-06-01 08:00:00.000Z");
+        assert_eq!(
+            java_timestamp(1_748_764_800_000),
+            "2025-06-01 08:00:00.000Z"
+        );
         assert_eq!(java_timestamp(-1), "1969-12-31 23:59:59.999Z");
         let julian_day_one = days_from_civil(0, 12, 30) * MILLIS_PER_DAY;
         assert_eq!(java_timestamp(julian_day_one), "0001-01-01 00:00:00.000Z");

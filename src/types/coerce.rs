@@ -102,11 +102,25 @@ pub(crate) fn literal_assignable(literal: &Literal, ty: &DataType) -> bool {
     };
     match literal {
         Literal::Null => native != Counter,
-        Literal::String(_) => matches!(native, Ascii | Text | Varchar | Inet | Date | Time | Timestamp),
+        Literal::String(_) => matches!(
+            native,
+            Ascii | Text | Varchar | Inet | Date | Time | Timestamp
+        ),
         Literal::Integer(_) => matches!(
             native,
-            Bigint | Counter | Date | Decimal | Double | Duration | Float | Int | Smallint | Time
-                | Timestamp | Tinyint | Varint
+            Bigint
+                | Counter
+                | Date
+                | Decimal
+                | Double
+                | Duration
+                | Float
+                | Int
+                | Smallint
+                | Time
+                | Timestamp
+                | Tinyint
+                | Varint
         ),
         Literal::Float(_) => matches!(native, Decimal | Double | Float),
         Literal::Uuid(_) => matches!(native, Uuid | Timeuuid),
@@ -190,8 +204,8 @@ pub(crate) fn from_string(ty: &DataType, text: &str) -> Result<Value, FromString
         Int => Value::Int(text.parse().map_err(|_| make("int"))?),
         Bigint => Value::Bigint(text.parse().map_err(|_| make("long"))?),
         Counter => Value::Counter(text.parse().map_err(|_| make("long"))?),
-        Varint => Value::varint(parse_varint(text).map_err(|e| e.message().to_string())?),
-        Decimal => Value::Decimal(Box::new(parse_decimal(text).map_err(|e| e.message().to_string())?)),
+        Varint => Value::varint(parse_varint(text)?),
+        Decimal => Value::Decimal(Box::new(parse_decimal(text)?)),
         // Java's parseFloat/parseDouble: any NaN becomes the one canonical NaN.
         Float => Value::Float(canonical_f32(text.parse().map_err(|_| make("float"))?)),
         Double => Value::Double(canonical_f64(text.parse().map_err(|_| make("double"))?)),
@@ -213,8 +227,12 @@ pub(crate) fn from_string(ty: &DataType, text: &str) -> Result<Value, FromString
             }
             Value::Timeuuid(bytes)
         }
-        Timestamp => Value::Timestamp(parse_timestamp(text, now_millis).map_err(|e| e.message().to_string())?),
-        Date => Value::Date(raw_date(parse_date(text).map_err(|e| e.message().to_string())?)),
+        Timestamp => Value::Timestamp(
+            parse_timestamp(text, now_millis).map_err(|e| e.message().to_string())?,
+        ),
+        Date => Value::Date(raw_date(
+            parse_date(text).map_err(|e| e.message().to_string())?,
+        )),
         Time => Value::Time(parse_time(text).map_err(|e| e.message().to_string())?),
         Duration => Value::Duration(parse_duration(text)?),
         Inet => inet(text)?,
@@ -279,7 +297,11 @@ fn now_millis() -> i64 {
 
 /// `TupleType.fromString`: components separated by unescaped `:`, `@` for null, `\:` and
 /// `\@` for the characters themselves; each component read by its own type.
-fn tuple_from_string(items: &[DataType], ty: &DataType, text: &str) -> Result<Value, FromStringError> {
+fn tuple_from_string(
+    items: &[DataType],
+    ty: &DataType,
+    text: &str,
+) -> Result<Value, FromStringError> {
     let fields = split_unescaped_colons(text);
     if fields.len() > items.len() {
         return Err(format!(

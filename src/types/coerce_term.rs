@@ -82,15 +82,31 @@ pub fn term_text(term: &Term) -> String {
         TermKind::Tuple(items) => format!("({})", join(&mut items.iter().map(term_text))),
         TermKind::Map(entries) => format!(
             "{{{}}}",
-            join(&mut entries.iter().map(|(k, v)| format!("{}: {}", term_text(k), term_text(v))))
+            join(
+                &mut entries
+                    .iter()
+                    .map(|(k, v)| format!("{}: {}", term_text(k), term_text(v)))
+            )
         ),
         TermKind::Udt(fields) => format!(
             "{{{}}}",
-            join(&mut fields.iter().map(|(f, v)| format!("{}: {}", f.name, term_text(v))))
+            join(
+                &mut fields
+                    .iter()
+                    .map(|(f, v)| format!("{}: {}", f.name, term_text(v)))
+            )
         ),
         TermKind::FunctionCall { name, args } => {
-            let prefix = name.keyspace.as_ref().map(|k| format!("{}.", k.name)).unwrap_or_default();
-            format!("{prefix}{}({})", name.name.name, join(&mut args.iter().map(term_text)))
+            let prefix = name
+                .keyspace
+                .as_ref()
+                .map(|k| format!("{}.", k.name))
+                .unwrap_or_default();
+            format!(
+                "{prefix}{}({})",
+                name.name.name,
+                join(&mut args.iter().map(term_text))
+            )
         }
         TermKind::TypeHint { ty, term } => format!("({ty}){}", term_text(term)),
         _ => term.to_string(),
@@ -161,12 +177,14 @@ fn assignable(term: &Term, ty: &DataType) -> Result<bool, Error> {
             }
             None => false,
         },
-        (TermKind::Udt(fields), DataType::Udt { fields: types, .. }) => fields.iter().all(|(name, v)| {
-            types
-                .iter()
-                .find(|(n, _)| *n == name.name)
-                .is_none_or(|(_, t)| assignable(v, t).unwrap_or(false))
-        }),
+        (TermKind::Udt(fields), DataType::Udt { fields: types, .. }) => {
+            fields.iter().all(|(name, v)| {
+                types
+                    .iter()
+                    .find(|(n, _)| *n == name.name)
+                    .is_none_or(|(_, t)| assignable(v, t).unwrap_or(false))
+            })
+        }
         (TermKind::Udt(_), _) => false,
         // Markers, function calls and expressions: decided at execution (or by the caller).
         _ => true,
@@ -203,10 +221,14 @@ fn prepare(term: &Term, ty: &DataType, name: &str) -> Result<Prepared, Error> {
         TermKind::Literal(l) => Prepared::Value(coerce(l, ty, name)?),
         TermKind::Marker(_) => deferred(NotConstantReason::BindMarker, term.span),
         TermKind::FunctionCall { .. } => deferred(NotConstantReason::FunctionCall, term.span),
-        TermKind::TypeHint { ty: hint, term: inner } if hint_matches(hint, ty) => prepare(inner, ty, name)?,
-        TermKind::TypeHint { .. } | TermKind::Cast { .. } | TermKind::Negate(_) | TermKind::Binary { .. } => {
-            deferred(NotConstantReason::Expression, term.span)
-        }
+        TermKind::TypeHint {
+            ty: hint,
+            term: inner,
+        } if hint_matches(hint, ty) => prepare(inner, ty, name)?,
+        TermKind::TypeHint { .. }
+        | TermKind::Cast { .. }
+        | TermKind::Negate(_)
+        | TermKind::Binary { .. } => deferred(NotConstantReason::Expression, term.span),
         TermKind::List(items) => prepare_list(items, ty, name)?,
         TermKind::Set(items) => prepare_set(items, ty, name)?,
         TermKind::Map(entries) => prepare_map(entries, ty, name)?,
@@ -300,7 +322,9 @@ fn prepare_set(items: &[Term], ty: &DataType, name: &str) -> Result<Prepared, Er
     let element = match ty {
         DataType::Set { element, .. } => element.as_ref(),
         // `{}` is parsed as a set; an empty map is written the same way.
-        DataType::Map { .. } if items.is_empty() => return Ok(Prepared::Value(Value::Map(Vec::new()))),
+        DataType::Map { .. } if items.is_empty() => {
+            return Ok(Prepared::Value(Value::Map(Vec::new())))
+        }
         _ => {
             return Err(Error::invalid(format!(
                 "Invalid set literal for {name} of type {ty}"
@@ -439,7 +463,13 @@ fn prepare_udt(
         )));
     };
     // The parser collects fields into a map: a repeated field keeps its last value.
-    let given = |field: &str| fields.iter().rev().find(|(f, _)| f.name == field).map(|(_, t)| t);
+    let given = |field: &str| {
+        fields
+            .iter()
+            .rev()
+            .find(|(f, _)| f.name == field)
+            .map(|(_, t)| t)
+    };
     for (field, field_type) in types {
         if let Some(term) = given(field) {
             if !assignable(term, field_type).unwrap_or(false) {
@@ -456,7 +486,10 @@ fn prepare_udt(
             None => Prepared::Value(Value::Null),
         });
     }
-    if let Some((unknown, _)) = fields.iter().find(|(f, _)| !types.iter().any(|(n, _)| *n == f.name)) {
+    if let Some((unknown, _)) = fields
+        .iter()
+        .find(|(f, _)| !types.iter().any(|(n, _)| *n == f.name))
+    {
         return Err(Error::invalid(format!(
             "Unknown field '{}' in value of user defined type {type_name}",
             unknown.name

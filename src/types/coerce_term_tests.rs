@@ -74,15 +74,27 @@ fn lists() {
     let l = ty("list<int>");
     assert_eq!(value("[3, 1, 3]", &l), Value::List(ints(&[3, 1, 3])));
     assert_eq!(value("[]", &l), Value::List(Vec::new()));
-    assert_eq!(error("['x']", &l, "l"), "Invalid list literal for l: value 'x' is not of type int");
+    assert_eq!(
+        error("['x']", &l, "l"),
+        "Invalid list literal for l: value 'x' is not of type int"
+    );
     // Assignability of every element is checked before any element is parsed.
-    assert_eq!(error("[99999999999, 'x']", &l, "l"), "Invalid list literal for l: value 'x' is not of type int");
-    assert_eq!(error("[1, 99999999999]", &l, "l"), "Unable to make int from '99999999999'");
+    assert_eq!(
+        error("[99999999999, 'x']", &l, "l"),
+        "Invalid list literal for l: value 'x' is not of type int"
+    );
+    assert_eq!(
+        error("[1, 99999999999]", &l, "l"),
+        "Unable to make int from '99999999999'"
+    );
     assert_eq!(
         error("[1, ?]", &l, "l"),
         "Invalid list literal for l: bind variables are not supported inside collection literals"
     );
-    assert_eq!(error("[1, null]", &l, "l"), "null is not supported inside collections");
+    assert_eq!(
+        error("[1, null]", &l, "l"),
+        "null is not supported inside collections"
+    );
     assert_eq!(
         error("[1]", &ty("int"), "v"),
         "Unexpected receiver type 'int'; only list and vector are expected"
@@ -91,7 +103,10 @@ fn lists() {
         error("[[1, 'a']]", &ty("list<frozen<list<int>>>"), "l"),
         "Invalid list literal for l: value [1, 'a'] is not of type frozen<list<int>>"
     );
-    assert_eq!(deferred("[now()]", &ty("list<timeuuid>")), NotConstantReason::FunctionCall);
+    assert_eq!(
+        deferred("[now()]", &ty("list<timeuuid>")),
+        NotConstantReason::FunctionCall
+    );
     assert_eq!(deferred("?", &l), NotConstantReason::BindMarker);
     assert_eq!(deferred(":name", &l), NotConstantReason::BindMarker);
 }
@@ -110,22 +125,42 @@ fn sets_and_maps() {
             (Value::Text("b".into()), Value::Int(3)),
         ])
     );
-    assert_eq!(error("{1}", &m, "m"), "Invalid set literal for m of type map<text, int>");
-    assert_eq!(error("{'a'}", &s, "s"), "Invalid set literal for s: value 'a' is not of type int");
-    assert_eq!(error("{1: 2}", &m, "m"), "Invalid map literal for m: key 1 is not of type text");
-    assert_eq!(error("{'a': 'b'}", &m, "m"), "Invalid map literal for m: value 'b' is not of type int");
-    assert_eq!(error("{'a': 1}", &s, "s"), "Invalid map literal for s of type set<int>");
+    assert_eq!(
+        error("{1}", &m, "m"),
+        "Invalid set literal for m of type map<text, int>"
+    );
+    assert_eq!(
+        error("{'a'}", &s, "s"),
+        "Invalid set literal for s: value 'a' is not of type int"
+    );
+    assert_eq!(
+        error("{1: 2}", &m, "m"),
+        "Invalid map literal for m: key 1 is not of type text"
+    );
+    assert_eq!(
+        error("{'a': 'b'}", &m, "m"),
+        "Invalid map literal for m: value 'b' is not of type int"
+    );
+    assert_eq!(
+        error("{'a': 1}", &s, "s"),
+        "Invalid map literal for s of type set<int>"
+    );
     assert_eq!(
         error("{'a': ?}", &m, "m"),
         "Invalid map literal for m: bind variables are not supported inside collection literals"
     );
-    assert_eq!(error("{'a': null}", &m, "m"), "null is not supported inside collections");
+    assert_eq!(
+        error("{'a': null}", &m, "m"),
+        "null is not supported inside collections"
+    );
     assert_eq!(
         error("{[1]}", &s, "s"),
         "Unexpected receiver type 'int'; only list and vector are expected"
     );
     // Equal decimals are one element; the first written is kept.
-    let Value::Set(d) = value("{1.0, 1.00, 2}", &ty("set<decimal>")) else { panic!() };
+    let Value::Set(d) = value("{1.0, 1.00, 2}", &ty("set<decimal>")) else {
+        panic!()
+    };
     assert_eq!(d.len(), 2);
     assert_eq!(d[0].cqlsh_display(&ty("decimal")), "1.0");
 }
@@ -137,15 +172,24 @@ fn tuples() {
         value("(1, 'a')", &t),
         Value::Tuple(vec![Some(Value::Int(1)), Some(Value::Text("a".into()))])
     );
-    assert_eq!(value("(null, 'z')", &t), Value::Tuple(vec![None, Some(Value::Text("z".into()))]));
+    assert_eq!(
+        value("(null, 'z')", &t),
+        Value::Tuple(vec![None, Some(Value::Text("z".into()))])
+    );
     // Fewer components than the type is allowed and stays shorter (its bytes do too).
     assert_eq!(value("(1)", &t), Value::Tuple(vec![Some(Value::Int(1))]));
     assert_eq!(
         error("(1, 'a', 3)", &t, "t"),
         "Invalid tuple literal for t: too many elements. Type frozen<tuple<int, text>> expects 2 but got 3"
     );
-    assert_eq!(error("('a', 1)", &t, "t"), "Invalid tuple literal for t: component 0 is not of type int");
-    assert_eq!(error("(1, 2)", &ty("list<int>"), "l"), "Invalid tuple type literal for l of type list<int>");
+    assert_eq!(
+        error("('a', 1)", &t, "t"),
+        "Invalid tuple literal for t: component 0 is not of type int"
+    );
+    assert_eq!(
+        error("(1, 2)", &ty("list<int>"), "l"),
+        "Invalid tuple type literal for l of type list<int>"
+    );
     // Bind markers are fine inside tuples: the tuple is bound at execution.
     assert_eq!(deferred("(1, ?)", &t), NotConstantReason::BindMarker);
     assert_eq!(
@@ -163,7 +207,10 @@ fn user_defined_types() {
     );
     assert_eq!(
         value("{zip: 78701, city: 'Austin'}", &a),
-        Value::Udt(vec![Some(Value::Text("Austin".into())), Some(Value::Int(78701))])
+        Value::Udt(vec![
+            Some(Value::Text("Austin".into())),
+            Some(Value::Int(78701))
+        ])
     );
     assert_eq!(
         error("{x: 1}", &a, "a"),
@@ -173,7 +220,10 @@ fn user_defined_types() {
         error("{zip: 'a'}", &a, "a"),
         "Invalid user type literal for a: field zip is not of type int"
     );
-    assert_eq!(error("{zip: 99999999999}", &a, "a"), "Unable to make int from '99999999999'");
+    assert_eq!(
+        error("{zip: 99999999999}", &a, "a"),
+        "Unable to make int from '99999999999'"
+    );
     assert_eq!(
         error("{a: 1}", &ty("map<int, int>"), "m"),
         "Invalid user type literal for m of type map<int, int>"
@@ -181,26 +231,44 @@ fn user_defined_types() {
     // Cassandra's UserType is a TupleType: a tuple literal fills the fields in order.
     assert_eq!(
         value("('Austin', 1)", &a),
-        Value::Udt(vec![Some(Value::Text("Austin".into())), Some(Value::Int(1))])
+        Value::Udt(vec![
+            Some(Value::Text("Austin".into())),
+            Some(Value::Int(1))
+        ])
     );
-    assert_eq!(error("1", &a, "a"), "Invalid INTEGER constant (1) for \"a\" of type frozen<address>");
+    assert_eq!(
+        error("1", &a, "a"),
+        "Invalid INTEGER constant (1) for \"a\" of type frozen<address>"
+    );
 }
 
 #[test]
 fn vectors() {
     let v = ty("vector<float, 2>");
-    assert_eq!(value("[1.5, 2]", &v), Value::Vector(vec![Value::Float(1.5), Value::Float(2.0)]));
+    assert_eq!(
+        value("[1.5, 2]", &v),
+        Value::Vector(vec![Value::Float(1.5), Value::Float(2.0)])
+    );
     assert_eq!(
         error("[1.5]", &v, "v"),
         "Invalid vector literal for v of type vector<float, 2>; expected 2 elements, but given 1"
     );
-    assert_eq!(error("[1.5, 'a']", &v, "v"), "Invalid vector literal for v: value 'a' is not of type float");
+    assert_eq!(
+        error("[1.5, 'a']", &v, "v"),
+        "Invalid vector literal for v: value 'a' is not of type float"
+    );
 }
 
 #[test]
 fn term_text_is_cassandras_get_text() {
-    assert_eq!(term_text(&term("['it''s', 1, {k: [2]}]")), "['it's', 1, {k: [2]}]");
-    assert_eq!(term_text(&term("{'a': 0xff, 'b': null}")), "{'a': 0xff, 'b': NULL}");
+    assert_eq!(
+        term_text(&term("['it''s', 1, {k: [2]}]")),
+        "['it's', 1, {k: [2]}]"
+    );
+    assert_eq!(
+        term_text(&term("{'a': 0xff, 'b': null}")),
+        "{'a': 0xff, 'b': NULL}"
+    );
     assert_eq!(term_text(&term("(1, ?, :x)")), "(1, ?, :x)");
     assert_eq!(term_text(&term("now()")), "now()");
 }

@@ -156,7 +156,11 @@ fn parse_iso(body: &str, builder: &mut Builder) -> Option<Result<(), String>> {
     if let Some(time) = time {
         collect_designated(time, &[('H', 5), ('M', 6), ('S', 7)], &mut parts)?;
     }
-    Some(parts.into_iter().try_for_each(|(unit, n)| builder.add(unit, n)))
+    Some(
+        parts
+            .into_iter()
+            .try_for_each(|(unit, n)| builder.add(unit, n)),
+    )
 }
 
 /// Reads `(\d+X)?(\d+Y)?…` for the given designators, in order, consuming all of `text`.
@@ -187,7 +191,11 @@ fn parse_alternative(body: &str, builder: &mut Builder) -> Option<Result<(), Str
         return None;
     }
     for (&c, &s) in b.iter().zip(shape) {
-        let ok = if s == b'd' { c.is_ascii_digit() } else { c == s };
+        let ok = if s == b'd' {
+            c.is_ascii_digit()
+        } else {
+            c == s
+        };
         if !ok {
             return None;
         }
@@ -201,7 +209,11 @@ fn parse_alternative(body: &str, builder: &mut Builder) -> Option<Result<(), Str
         (6, field(14, 16)),
         (7, field(17, 19)),
     ];
-    Some(units.into_iter().try_for_each(|(unit, n)| builder.add(unit, n)))
+    Some(
+        units
+            .into_iter()
+            .try_for_each(|(unit, n)| builder.add(unit, n)),
+    )
 }
 
 /// The compact form: `(\d+)(unit)` repeated to the end. Units are case-insensitive; `µ`
@@ -242,7 +254,11 @@ fn parse_compact(source: &str, builder: &mut Builder) -> Option<Result<(), Strin
     if parts.is_empty() {
         return None;
     }
-    Some(parts.into_iter().try_for_each(|(unit, n)| builder.add(unit, n)))
+    Some(
+        parts
+            .into_iter()
+            .try_for_each(|(unit, n)| builder.add(unit, n)),
+    )
 }
 
 /// The text Cassandra's `Duration.toString` and cqlsh's `duration_as_str` both produce:
@@ -286,7 +302,11 @@ mod tests {
     use super::*;
 
     fn d(months: i32, days: i32, nanos: i64) -> CqlDuration {
-        CqlDuration { months, days, nanos }
+        CqlDuration {
+            months,
+            days,
+            nanos,
+        }
     }
 
     #[test]
@@ -302,11 +322,25 @@ mod tests {
 
     #[test]
     fn iso_forms() {
-        assert_eq!(parse_duration("P1Y2M3DT4H5M6S"), Ok(d(14, 3, 4 * NANOS_PER_HOUR + 5 * NANOS_PER_MINUTE + 6 * NANOS_PER_SECOND)));
+        assert_eq!(
+            parse_duration("P1Y2M3DT4H5M6S"),
+            Ok(d(
+                14,
+                3,
+                4 * NANOS_PER_HOUR + 5 * NANOS_PER_MINUTE + 6 * NANOS_PER_SECOND
+            ))
+        );
         assert_eq!(parse_duration("PT5M"), Ok(d(0, 0, 5 * NANOS_PER_MINUTE)));
         assert_eq!(parse_duration("P2W"), Ok(d(0, 14, 0)));
         assert_eq!(parse_duration("-P1D"), Ok(d(0, -1, 0)));
-        assert_eq!(parse_duration("P0001-02-03T04:05:06"), Ok(d(14, 3, 4 * NANOS_PER_HOUR + 5 * NANOS_PER_MINUTE + 6 * NANOS_PER_SECOND)));
+        assert_eq!(
+            parse_duration("P0001-02-03T04:05:06"),
+            Ok(d(
+                14,
+                3,
+                4 * NANOS_PER_HOUR + 5 * NANOS_PER_MINUTE + 6 * NANOS_PER_SECOND
+            ))
+        );
     }
 
     #[test]
@@ -316,8 +350,14 @@ mod tests {
         assert_eq!(err("-5"), "Unable to convert '5' to a duration");
         assert_eq!(err("1h1x"), "Unable to convert '1h1x' to a duration");
         assert_eq!(err("P1M1Y"), "Unable to convert 'P1M1Y' to a duration");
-        assert_eq!(err("1h1h"), "Invalid duration. The hours are specified multiple times");
-        assert_eq!(err("1m1h"), "Invalid duration. The minutes should be after hours");
+        assert_eq!(
+            err("1h1h"),
+            "Invalid duration. The hours are specified multiple times"
+        );
+        assert_eq!(
+            err("1m1h"),
+            "Invalid duration. The minutes should be after hours"
+        );
         assert_eq!(
             err("178956971y"),
             "Invalid duration. The total number of months must be less or equal to 2147483647"
@@ -329,8 +369,11 @@ mod tests {
         assert_eq!(duration_to_string(&d(0, 0, 90 * NANOS_PER_MINUTE)), "1h30m");
         assert_eq!(duration_to_string(&d(14, 3, 0)), "1y2mo3d");
         assert_eq!(duration_to_string(&d(0, 0, 1500)), "1us500ns");
-        assert_eq!(duration_to_string(&d(-1, -2, -3 * NANOS_PER_MILLI)), "-1mo2d3ms");
+        assert_eq!(
+            duration_to_string(&d(-1, -2, -3 * NANOS_PER_MILLI)),
+            "-1mo2d3ms"
+        );
         assert_eq!(duration_to_string(&d(0, 0, 0)), "");
-        assert_eq!(duration_to_string(&d(i32::MIN, 0, i64::MIN)).len() > 1, true);
+        assert!(duration_to_string(&d(i32::MIN, 0, i64::MIN)).len() > 1);
     }
 }

@@ -44,7 +44,10 @@ impl Value {
             Value::Duration(d) => serialize_duration(d),
             Value::Inet(addr) => serialize_inet_addr(*addr),
             Value::List(items) | Value::Set(items) => {
-                let bytes = items.iter().map(Value::serialize).collect::<Result<Vec<_>, _>>()?;
+                let bytes = items
+                    .iter()
+                    .map(Value::serialize)
+                    .collect::<Result<Vec<_>, _>>()?;
                 let slices: Vec<&[u8]> = bytes.iter().map(Vec::as_slice).collect();
                 serialize_collection(&slices).map_err(|e| Error::invalid(e.message()))?
             }
@@ -53,8 +56,10 @@ impl Value {
                     .iter()
                     .map(|(k, v)| Ok((k.serialize()?, v.serialize()?)))
                     .collect::<Result<Vec<_>, Error>>()?;
-                let pairs: Vec<(&[u8], &[u8])> =
-                    bytes.iter().map(|(k, v)| (k.as_slice(), v.as_slice())).collect();
+                let pairs: Vec<(&[u8], &[u8])> = bytes
+                    .iter()
+                    .map(|(k, v)| (k.as_slice(), v.as_slice()))
+                    .collect();
                 serialize_map(&pairs).map_err(|e| Error::invalid(e.message()))?
             }
             Value::Tuple(fields) | Value::Udt(fields) => {
@@ -90,7 +95,11 @@ fn write_unsigned_vint(value: u64, out: &mut Vec<u8>) {
     }
     let extra = size - 1;
     let bytes = value.to_be_bytes();
-    let mut encoded = if size == 9 { vec![0u8] } else { bytes[8 - size..].to_vec() };
+    let mut encoded = if size == 9 {
+        vec![0u8]
+    } else {
+        bytes[8 - size..].to_vec()
+    };
     if size == 9 {
         encoded.extend_from_slice(&bytes);
     }
@@ -138,14 +147,30 @@ mod tests {
 
     #[test]
     fn numbers_match_the_text_serializers() {
-        for text in ["0", "127", "128", "-1", "-129", "18446744073709551616", "-18446744073709551616"] {
+        for text in [
+            "0",
+            "127",
+            "128",
+            "-1",
+            "-129",
+            "18446744073709551616",
+            "-18446744073709551616",
+        ] {
             let v = Value::varint(crate::types::number::parse_varint(text).expect("valid"));
-            assert_eq!(v.serialize().expect("bytes"), serialize_varint(text).expect("valid"), "{text}");
+            assert_eq!(
+                v.serialize().expect("bytes"),
+                serialize_varint(text).expect("valid"),
+                "{text}"
+            );
         }
         for text in ["1.5", "-3.14", "1.5E+3", "0", "-0.00"] {
             let d = crate::types::number::parse_decimal(text).expect("valid");
             let v = Value::Decimal(Box::new(d));
-            assert_eq!(v.serialize().expect("bytes"), serialize_decimal(text).expect("valid"), "{text}");
+            assert_eq!(
+                v.serialize().expect("bytes"),
+                serialize_decimal(text).expect("valid"),
+                "{text}"
+            );
         }
     }
 
@@ -156,16 +181,32 @@ mod tests {
             hex(&set.serialize().expect("bytes")),
             "0000000200000004ffffffff0000000400000002"
         );
-        let tuple = Value::Tuple(vec![Some(Value::Int(1)), None, Some(Value::Text(String::new()))]);
-        assert_eq!(hex(&tuple.serialize().expect("bytes")), "0000000400000001ffffffff00000000");
-        assert_eq!(hex(&Value::date_from_days(0).serialize().expect("bytes")), "80000000");
+        let tuple = Value::Tuple(vec![
+            Some(Value::Int(1)),
+            None,
+            Some(Value::Text(String::new())),
+        ]);
+        assert_eq!(
+            hex(&tuple.serialize().expect("bytes")),
+            "0000000400000001ffffffff00000000"
+        );
+        assert_eq!(
+            hex(&Value::date_from_days(0).serialize().expect("bytes")),
+            "80000000"
+        );
         assert!(Value::Null.serialize().is_err());
         assert_eq!(Value::Empty.serialize().expect("bytes"), Vec::<u8>::new());
     }
 
     #[test]
     fn durations_are_zigzag_vints() {
-        let d = |months, days, nanos| hex(&serialize_duration(&CqlDuration { months, days, nanos }));
+        let d = |months, days, nanos| {
+            hex(&serialize_duration(&CqlDuration {
+                months,
+                days,
+                nanos,
+            }))
+        };
         assert_eq!(d(1, 2, 3), "020406");
         assert_eq!(d(-1, 0, 0), "010000");
         // 64 needs two bytes: zig-zag 128 = 0b1000_0000 → 0x80 0x80.

@@ -31,9 +31,11 @@ impl Value {
 /// The element types of a composite type, if `ty` is one.
 fn element_type(ty: Option<&DataType>) -> Option<&DataType> {
     match ty {
-        Some(DataType::List { element, .. } | DataType::Set { element, .. } | DataType::Vector { element, .. }) => {
-            Some(element)
-        }
+        Some(
+            DataType::List { element, .. }
+            | DataType::Set { element, .. }
+            | DataType::Vector { element, .. },
+        ) => Some(element),
         _ => None,
     }
 }
@@ -74,14 +76,22 @@ fn display(value: &Value, ty: Option<&DataType>, quote: bool) -> String {
         }
         Value::Map(entries) => {
             let (key_type, value_type) = match ty {
-                Some(DataType::Map { key, value, .. }) => (Some(key.as_ref()), Some(value.as_ref())),
+                Some(DataType::Map { key, value, .. }) => {
+                    (Some(key.as_ref()), Some(value.as_ref()))
+                }
                 _ => (None, None),
             };
             let mut sorted: Vec<&(Value, Value)> = entries.iter().collect();
             sorted.sort_by(|(a, _), (b, _)| python_cmp(a, b));
             let parts: Vec<String> = sorted
                 .iter()
-                .map(|(k, v)| format!("{}: {}", display(k, key_type, true), display(v, value_type, true)))
+                .map(|(k, v)| {
+                    format!(
+                        "{}: {}",
+                        display(k, key_type, true),
+                        display(v, value_type, true)
+                    )
+                })
                 .collect();
             format!("{{{}}}", parts.join(", "))
         }
@@ -229,7 +239,10 @@ pub(crate) fn java_host_address(addr: &IpAddr) -> String {
     match addr {
         IpAddr::V4(v4) => v4.to_string(),
         IpAddr::V6(v6) => {
-            let groups: Vec<String> = Ipv6Addr::segments(v6).iter().map(|g| format!("{g:x}")).collect();
+            let groups: Vec<String> = Ipv6Addr::segments(v6)
+                .iter()
+                .map(|g| format!("{g:x}"))
+                .collect();
             groups.join(":")
         }
     }

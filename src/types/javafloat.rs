@@ -17,15 +17,15 @@ const FRACT_HOB: u64 = 1 << EXP_SHIFT;
 /// `insignificantDigitsNumber`: how many low decimal digits of an integer with `p2`
 /// binary digits beyond the significand carry no information.
 const INSIGNIFICANT_DIGITS: [i32; 64] = [
-    0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 8, 8, 8, 9,
-    9, 9, 9, 10, 10, 10, 11, 11, 11, 12, 12, 12, 12, 13, 13, 13, 14, 14, 14, 15, 15, 15, 15, 16,
-    16, 16, 17, 17, 17, 18, 18, 18, 19,
+    0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 8, 8, 8, 9, 9,
+    9, 9, 10, 10, 10, 11, 11, 11, 12, 12, 12, 12, 13, 13, 13, 14, 14, 14, 15, 15, 15, 15, 16, 16,
+    16, 17, 17, 17, 18, 18, 18, 19,
 ];
 
 /// `N_5_BITS`: approximately ⌈log2(5^i)⌉.
 const N_5_BITS: [i32; 27] = [
-    0, 3, 5, 7, 10, 12, 14, 17, 19, 21, 24, 26, 28, 31, 33, 35, 38, 40, 42, 45, 47, 49, 52, 54,
-    56, 59, 61,
+    0, 3, 5, 7, 10, 12, 14, 17, 19, 21, 24, 26, 28, 31, 33, 35, 38, 40, 42, 45, 47, 49, 52, 54, 56,
+    59, 61,
 ];
 
 fn pow5(i: i32) -> i64 {
@@ -118,7 +118,7 @@ macro_rules! small_digits {
             $digits.push(b'0' + q as u8);
         }
         // E-form always shows a digit after the point, so it needs a second digit.
-        if $dec_exp < -3 || $dec_exp >= 8 {
+        if !(-3..8).contains(&$dec_exp) {
             high = false;
             low = false;
         }
@@ -200,18 +200,29 @@ fn dtoa(bin_exp: i32, mut fract_bits: u64, n_significant_bits: i32) -> JavaDigit
     let mut digits = Vec::with_capacity(20);
     let (low, high, low_digit_difference) = if b_bits < 64 && ten_s_bits < 64 {
         if b_bits < 32 && ten_s_bits < 32 {
-            let b = (fract_bits as i32).wrapping_mul(pow5(b5) as i32).wrapping_shl(b2 as u32);
+            let b = (fract_bits as i32)
+                .wrapping_mul(pow5(b5) as i32)
+                .wrapping_shl(b2 as u32);
             let s = (pow5(s5) as i32).wrapping_shl(s2 as u32);
             let m = (pow5(m5) as i32).wrapping_shl(m2 as u32);
             small_digits!(i32, b, s, m, dec_exp, digits)
         } else {
-            let b = (fract_bits as i64).wrapping_mul(pow5(b5)).wrapping_shl(b2 as u32);
+            let b = (fract_bits as i64)
+                .wrapping_mul(pow5(b5))
+                .wrapping_shl(b2 as u32);
             let s = pow5(s5).wrapping_shl(s2 as u32);
             let m = pow5(m5).wrapping_shl(m2 as u32);
             small_digits!(i64, b, s, m, dec_exp, digits)
         }
     } else {
-        big_digits(fract_bits, (b5, b2), (s5, s2), (m5, m2), &mut dec_exp, &mut digits)
+        big_digits(
+            fract_bits,
+            (b5, b2),
+            (s5, s2),
+            (m5, m2),
+            &mut dec_exp,
+            &mut digits,
+        )
     };
 
     let mut result = JavaDigits {
@@ -229,7 +240,6 @@ fn dtoa(bin_exp: i32, mut fract_bits: u64, n_significant_bits: i32) -> JavaDigit
     }
     result
 }
-
 
 /// The arbitrary-precision digit loop. Unlike the fast paths it stops on
 /// `b + m >= 10s` (not `>`), as `FDBigInteger.addAndCmp` makes it.
@@ -260,7 +270,7 @@ fn big_digits(
     } else {
         digits.push(b'0' + q);
     }
-    if *dec_exp < -3 || *dec_exp >= 8 {
+    if !(-3..8).contains(dec_exp) {
         high = false;
         low = false;
     }
@@ -284,6 +294,9 @@ fn big_digits(
 }
 
 /// `estimateDecExp`: ⌊log10(value)⌋ estimated from the significand and binary exponent.
+/// The constants are the JDK's, digit for digit (its log10(2) is slightly short of
+/// `LOG10_2`, and the estimate's rounding must match).
+#[allow(clippy::approx_constant)]
 fn estimate_dec_exp(fract_bits: u64, bin_exp: i32) -> i32 {
     let d2 = f64::from_bits(0x3ff0_0000_0000_0000 | (fract_bits & (FRACT_HOB - 1)));
     let d = (d2 - 1.5) * 0.289529654 + 0.176091259 + f64::from(bin_exp) * 0.301029995663981;
@@ -318,7 +331,9 @@ fn develop_long_digits(mut value: i64, insignificant: i32) -> JavaDigits {
 /// `roundup`: adds one to the last digit, carrying; `99` becomes `10` one place up (the
 /// digit count stays, so zeros may trail).
 fn roundup(d: &mut JavaDigits) {
-    let mut i = d.digits.len() - 1;
+    let Some(mut i) = d.digits.len().checked_sub(1) else {
+        return;
+    };
     while d.digits[i] == b'9' && i > 0 {
         d.digits[i] = b'0';
         i -= 1;
@@ -334,7 +349,11 @@ fn roundup(d: &mut JavaDigits) {
 /// `getChars`: plain `ddd.ddd` for exponents 1–7 and `0.00ddd` down to 10⁻³, otherwise
 /// `d.dddE±n`; a lone digit before or after the point gets a `0` companion.
 fn layout(negative: bool, d: &JavaDigits) -> String {
-    let digits = std::str::from_utf8(&d.digits).unwrap_or("0");
+    // The digit loop always yields at least one digit; "0" only guards the slicing below.
+    let digits = match std::str::from_utf8(&d.digits) {
+        Ok(text) if !text.is_empty() => text,
+        _ => "0",
+    };
     let n = digits.len();
     let e = d.exponent;
     let mut out = String::with_capacity(n + 8);
@@ -384,15 +403,30 @@ mod tests {
         assert_eq!(java_double_to_string(f64::from_bits(1)), "4.9E-324");
         assert_eq!(java_double_to_string(1e23), "9.999999999999999E22");
         assert_eq!(java_double_to_string(0.3), "0.3");
-        assert_eq!(java_double_to_string(f64::from_bits(0x436b_506b_9d77_d7d1)), "6.1505980038299272E16");
-        assert_eq!(java_double_to_string(f64::from_bits(0x43b4_0773_ac7e_29fb)), "1.44324939028378291E18");
+        assert_eq!(
+            java_double_to_string(f64::from_bits(0x436b_506b_9d77_d7d1)),
+            "6.1505980038299272E16"
+        );
+        assert_eq!(
+            java_double_to_string(f64::from_bits(0x43b4_0773_ac7e_29fb)),
+            "1.44324939028378291E18"
+        );
         assert_eq!(java_float_to_string(1.1), "1.1");
         assert_eq!(java_float_to_string(3.4028235e38), "3.4028235E38");
         assert_eq!(java_float_to_string(100.0), "100.0");
         assert_eq!(java_float_to_string(f32::from_bits(1)), "1.4E-45");
-        assert_eq!(java_float_to_string(f32::from_bits(0x5d7b_347f)), "1.13132703E18");
-        assert_eq!(java_float_to_string(f32::from_bits(0x4a09_34bd)), "2247983.2");
-        assert_eq!(java_float_to_string(f32::from_bits(0x5691_84e7)), "7.9999999E13");
+        assert_eq!(
+            java_float_to_string(f32::from_bits(0x5d7b_347f)),
+            "1.13132703E18"
+        );
+        assert_eq!(
+            java_float_to_string(f32::from_bits(0x4a09_34bd)),
+            "2247983.2"
+        );
+        assert_eq!(
+            java_float_to_string(f32::from_bits(0x5691_84e7)),
+            "7.9999999E13"
+        );
         assert_eq!(java_float_to_string(f32::NAN), "NaN");
         assert_eq!(java_float_to_string(f32::NEG_INFINITY), "-Infinity");
     }

@@ -73,9 +73,11 @@ fn finite_text(value: &Value) -> Option<String> {
 
 fn element_type(ty: Option<&DataType>) -> Option<&DataType> {
     match ty {
-        Some(DataType::List { element, .. } | DataType::Set { element, .. } | DataType::Vector { element, .. }) => {
-            Some(element)
-        }
+        Some(
+            DataType::List { element, .. }
+            | DataType::Set { element, .. }
+            | DataType::Vector { element, .. },
+        ) => Some(element),
         _ => None,
     }
 }
@@ -219,7 +221,8 @@ fn map_key(key: &Value, ty: Option<&DataType>) -> String {
 
 /// A number from Java's exact text; the text is always valid JSON number syntax.
 fn number(text: &str) -> Json {
-    serde_json::from_str::<Number>(text).map_or_else(|_| Json::String(text.to_string()), Json::Number)
+    serde_json::from_str::<Number>(text)
+        .map_or_else(|_| Json::String(text.to_string()), Json::Number)
 }
 
 fn to_json(value: &Value, ty: Option<&DataType>) -> Json {
@@ -267,7 +270,9 @@ fn to_json(value: &Value, ty: Option<&DataType>) -> Json {
             let mut object = Map::new();
             for (i, field) in fields.iter().enumerate() {
                 let (name, field_type) = udt_field_key(ty, i);
-                let v = field.as_ref().map_or(Json::Null, |v| to_json(v, field_type));
+                let v = field
+                    .as_ref()
+                    .map_or(Json::Null, |v| to_json(v, field_type));
                 object.insert(name, v);
             }
             Json::Object(object)

@@ -5,23 +5,28 @@
 
 use num_bigint::BigInt;
 
-use super::serialize::{serialize_decimal, serialize_varint, ParseError};
+use super::serialize::{serialize_decimal, serialize_varint};
 use super::value::Decimal;
 
 /// Reads a `varint` from decimal text (`BigInteger(String)`), reusing the tested
 /// serializer: its bytes are exactly `BigInteger.toByteArray()`.
-pub(crate) fn parse_varint(text: &str) -> Result<BigInt, ParseError> {
-    serialize_varint(text).map(|bytes| BigInt::from_signed_bytes_be(&bytes))
+pub(crate) fn parse_varint(text: &str) -> Result<BigInt, String> {
+    serialize_varint(text)
+        .map(|bytes| BigInt::from_signed_bytes_be(&bytes))
+        .map_err(|e| e.message().to_string())
 }
 
 /// Reads a `decimal` from text (`BigDecimal(String)`), reusing the tested serializer,
 /// whose bytes are the 4-byte scale followed by the unscaled varint.
-pub(crate) fn parse_decimal(text: &str) -> Result<Decimal, ParseError> {
-    let bytes = serialize_decimal(text)?;
-    let scale = i32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+pub(crate) fn parse_decimal(text: &str) -> Result<Decimal, String> {
+    let bytes = serialize_decimal(text).map_err(|e| e.message().to_string())?;
+    // The empty text is the empty value, which has no scale: not a decimal number.
+    let Some((scale, unscaled)) = bytes.split_first_chunk::<4>() else {
+        return Err(format!("unable to make BigDecimal from '{text}'"));
+    };
     Ok(Decimal {
-        unscaled: BigInt::from_signed_bytes_be(&bytes[4..]),
-        scale,
+        unscaled: BigInt::from_signed_bytes_be(unscaled),
+        scale: i32::from_be_bytes(*scale),
     })
 }
 
@@ -150,7 +155,7 @@ mod tests {
     fn cqlsh_float_examples_from_the_reference() {
         let float = |v: f32| cqlsh_float(f64::from(v), 5);
         assert_eq!(float(1.1), "1.1");
-        assert_eq!(float(3.141_592_7), "3.14159");
+        assert_eq!(float(std::f32::consts::PI), "3.14159");
         assert_eq!(float(100000.0), "1e+05");
         assert_eq!(float(123456.7), "1.2346e+05");
         assert_eq!(float(1e-4), "0.0001");

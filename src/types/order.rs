@@ -47,7 +47,9 @@ impl Ord for Value {
             (Timeuuid(a), Timeuuid(b)) => cmp_timeuuid(a, b),
             (Date(a), Date(b)) => a.cmp(b),
             // Not orderable in CQL (no duration key); any consistent order serves equality.
-            (Duration(a), Duration(b)) => (a.months, a.days, a.nanos).cmp(&(b.months, b.days, b.nanos)),
+            (Duration(a), Duration(b)) => {
+                (a.months, a.days, a.nanos).cmp(&(b.months, b.days, b.nanos))
+            }
             // Unsigned bytes, then length: a v4 address that prefixes a v6 one sorts first.
             (Inet(a), Inet(b)) => octets(a).as_slice().cmp(octets(b).as_slice()),
             (List(a), List(b)) | (Set(a), Set(b)) | (Vector(a), Vector(b)) => a.cmp(b),

@@ -35,15 +35,36 @@ fn floats_follow_java_total_order() {
         f64::NAN,
     ];
     for pair in order.windows(2) {
-        assert_eq!(Value::Double(pair[0]).cmp(&Value::Double(pair[1])), Ordering::Less, "{pair:?}");
+        assert_eq!(
+            Value::Double(pair[0]).cmp(&Value::Double(pair[1])),
+            Ordering::Less,
+            "{pair:?}"
+        );
     }
-    let order32 = [f32::NEG_INFINITY, -1.0, -f32::MIN_POSITIVE, -0.0, 0.0, f32::MIN_POSITIVE, f32::MAX, f32::INFINITY, f32::NAN];
+    let order32 = [
+        f32::NEG_INFINITY,
+        -1.0,
+        -f32::MIN_POSITIVE,
+        -0.0,
+        0.0,
+        f32::MIN_POSITIVE,
+        f32::MAX,
+        f32::INFINITY,
+        f32::NAN,
+    ];
     for pair in order32.windows(2) {
-        assert_eq!(Value::Float(pair[0]).cmp(&Value::Float(pair[1])), Ordering::Less, "{pair:?}");
+        assert_eq!(
+            Value::Float(pair[0]).cmp(&Value::Float(pair[1])),
+            Ordering::Less,
+            "{pair:?}"
+        );
     }
     // Every NaN is the same NaN, whatever its sign or payload.
     assert_eq!(Value::Double(-f64::NAN), Value::Double(f64::NAN));
-    assert_eq!(Value::Float(f32::from_bits(0x7fc0_0001)), Value::Float(f32::NAN));
+    assert_eq!(
+        Value::Float(f32::from_bits(0x7fc0_0001)),
+        Value::Float(f32::NAN)
+    );
 }
 
 #[test]
@@ -118,7 +139,11 @@ fn collections_and_tuples() {
     assert_eq!(tuple(&[Some(1)]), tuple(&[Some(1), None, None]));
     assert!(tuple(&[Some(1)]) < tuple(&[Some(1), None, Some(0)]));
     let map = |v: &[(i32, i32)]| {
-        Value::Map(v.iter().map(|&(k, x)| (Value::Int(k), Value::Int(x))).collect())
+        Value::Map(
+            v.iter()
+                .map(|&(k, x)| (Value::Int(k), Value::Int(x)))
+                .collect(),
+        )
     };
     assert!(map(&[(1, 5)]) < map(&[(1, 6)]));
     assert!(map(&[(1, 9)]) < map(&[(2, 0)]));
@@ -158,7 +183,13 @@ fn bytes16() -> impl Strategy<Value = [u8; 16]> {
     prop_oneof![
         any::<[u8; 16]>(),
         // Few distinct values, so that equal and near-equal pairs occur.
-        prop::array::uniform16(prop_oneof![Just(0u8), Just(0x10), Just(0x7f), Just(0x80), Just(0xff)]),
+        prop::array::uniform16(prop_oneof![
+            Just(0u8),
+            Just(0x10),
+            Just(0x7f),
+            Just(0x80),
+            Just(0xff)
+        ]),
     ]
 }
 
@@ -169,17 +200,26 @@ fn scalar(kind: u8) -> BoxedStrategy<Value> {
         1 => "[ -~]{0,3}".prop_map(Value::Ascii).boxed(),
         2 => any::<i8>().prop_map(Value::Tinyint).boxed(),
         3 => any::<i16>().prop_map(Value::Smallint).boxed(),
-        4 => prop_oneof![any::<i32>(), -2i32..2].prop_map(Value::Int).boxed(),
+        4 => prop_oneof![any::<i32>(), -2i32..2]
+            .prop_map(Value::Int)
+            .boxed(),
         5 => any::<i64>().prop_map(Value::Bigint).boxed(),
         6 => any::<i64>().prop_map(Value::Counter).boxed(),
-        7 => prop_oneof![any::<i128>(), -300i128..300].prop_map(Value::varint).boxed(),
-        8 => (prop_oneof![any::<i64>().prop_map(i128::from), -200i128..200], -4i32..4)
+        7 => prop_oneof![any::<i128>(), -300i128..300]
+            .prop_map(Value::varint)
+            .boxed(),
+        8 => (
+            prop_oneof![any::<i64>().prop_map(i128::from), -200i128..200],
+            -4i32..4,
+        )
             .prop_map(|(u, s)| Value::decimal(u, s))
             .boxed(),
         9 => any_f64().prop_map(|v| Value::Float(v as f32)).boxed(),
         10 => any_f64().prop_map(Value::Double).boxed(),
         11 => any::<bool>().prop_map(Value::Boolean).boxed(),
-        12 => prop::collection::vec(any::<u8>(), 0..3).prop_map(Value::Blob).boxed(),
+        12 => prop::collection::vec(any::<u8>(), 0..3)
+            .prop_map(Value::Blob)
+            .boxed(),
         13 => bytes16().prop_map(Value::Uuid).boxed(),
         14 => bytes16()
             .prop_map(|mut b| {
@@ -191,7 +231,13 @@ fn scalar(kind: u8) -> BoxedStrategy<Value> {
         16 => any::<u32>().prop_map(Value::Date).boxed(),
         17 => (0i64..86_400_000_000_000).prop_map(Value::Time).boxed(),
         18 => (-2i32..2, -2i32..2, -2i64..2)
-            .prop_map(|(months, days, nanos)| Value::Duration(CqlDuration { months, days, nanos }))
+            .prop_map(|(months, days, nanos)| {
+                Value::Duration(CqlDuration {
+                    months,
+                    days,
+                    nanos,
+                })
+            })
             .boxed(),
         19 => prop_oneof![
             any::<[u8; 4]>().prop_map(|b| IpAddr::V4(Ipv4Addr::from(b))),
@@ -210,8 +256,12 @@ fn of_kind(kind: u8, shape: u8) -> BoxedStrategy<Value> {
     let element = prop_oneof![4 => scalar(kind), 1 => Just(Value::Empty)];
     match shape {
         0 => element.boxed(),
-        1 => prop::collection::vec(element, 0..3).prop_map(Value::List).boxed(),
-        2 => prop::collection::vec(element, 0..3).prop_map(Value::set_from).boxed(),
+        1 => prop::collection::vec(element, 0..3)
+            .prop_map(Value::List)
+            .boxed(),
+        2 => prop::collection::vec(element, 0..3)
+            .prop_map(Value::set_from)
+            .boxed(),
         3 => prop::collection::vec((scalar(kind), scalar(4)), 0..3)
             .prop_map(Value::map_from)
             .boxed(),
@@ -223,7 +273,11 @@ fn of_kind(kind: u8, shape: u8) -> BoxedStrategy<Value> {
 
 fn triple() -> impl Strategy<Value = (Value, Value, Value)> {
     (0..SCALAR_KINDS, 0u8..5).prop_flat_map(|(kind, shape)| {
-        (of_kind(kind, shape), of_kind(kind, shape), of_kind(kind, shape))
+        (
+            of_kind(kind, shape),
+            of_kind(kind, shape),
+            of_kind(kind, shape),
+        )
     })
 }
 

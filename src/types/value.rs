@@ -216,7 +216,12 @@ mod tests {
 
     #[test]
     fn sets_and_maps_are_canonical() {
-        let set = Value::set_from(vec![Value::Int(3), Value::Int(1), Value::Int(3), Value::Int(2)]);
+        let set = Value::set_from(vec![
+            Value::Int(3),
+            Value::Int(1),
+            Value::Int(3),
+            Value::Int(2),
+        ]);
         assert!(matches!(&set, Value::Set(e) if e.len() == 3));
         let map = Value::map_from(vec![
             (Value::decimal(10, 1), Value::Int(1)),
@@ -226,7 +231,9 @@ mod tests {
         let Value::Map(entries) = map else { panic!() };
         assert_eq!(entries.len(), 2);
         // The first key (1.0) is kept, with the last value.
-        let Value::Decimal(key) = &entries[1].0 else { panic!() };
+        let Value::Decimal(key) = &entries[1].0 else {
+            panic!()
+        };
         assert_eq!(key.scale, 1);
         assert!(matches!(entries[1].1, Value::Int(2)));
     }
@@ -245,8 +252,17 @@ mod tests {
             unscaled: BigInt::from(1500),
             scale: 3,
         };
-        assert_eq!(d.normalized(), Decimal { unscaled: BigInt::from(15), scale: 1 });
-        let z = Decimal { unscaled: BigInt::from(0), scale: 7 };
+        assert_eq!(
+            d.normalized(),
+            Decimal {
+                unscaled: BigInt::from(15),
+                scale: 1
+            }
+        );
+        let z = Decimal {
+            unscaled: BigInt::from(0),
+            scale: 7,
+        };
         assert_eq!(z.normalized().scale, 0);
     }
 }

@@ -1,0 +1,163 @@
+//! `widerow explain FILE…`: the plan of every statement, or Cassandra's
+//! refusal. Schema statements in the files are applied and reported as done.
+//! Exit 0 when every statement planned, 1 when one was refused, failed to
+//! parse or was Unavailable, 2 when the inputs could not be read.
+
+use std::io::{self, IsTerminal, Write};
+use std::process::ExitCode;
+
+use serde_json::json;
+use widerow::planner::{is_schema_statement, plan_statement, Plan, PlanContext};
+use widerow::syntax::ast::Statement;
+use widerow::{parse_statement, Error, ErrorKind, ScriptStatement};
+
+use super::args::{ClusterArgs, ExplainArgs, Format, OutputArgs};
+use super::inputs::Input;
+use super::report::{human_error, json_record};
+use super::session;
+
+/// Runs `widerow explain`.
+pub fn run(args: &ExplainArgs, cluster: &ClusterArgs, output: &OutputArgs) -> ExitCode {
+    let mut ctx = match session::context(cluster) {
+        Ok(ctx) => ctx,
+        Err(message) => {
+            eprintln!("widerow: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut refused = match session::load_schema(&mut ctx, cluster) {
+        Ok(failures) => failures > 0,
+        Err(message) => {
+            eprintln!("widerow: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut inputs: Vec<Result<Input, String>> =
+        args.files.iter().map(|p| Input::open(p)).collect();
+    if let Some(text) = &args.execute {
+        inputs.push(Ok(Input::text(text)));
+    }
+    let several = inputs.len() > 1;
+    let color = output.use_color(io::stderr().is_terminal());
+    let mut unreadable = false;
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    for input in inputs {
+        let input = match input {
+            Ok(input) => input,
+            Err(message) => {
+                eprintln!("widerow: {message}");
+                unreadable = true;
+                continue;
+            }
+        };
+        let name = input.name.clone();
+        let file = several.then_some(name.as_str());
+        for statement in input.statements() {
+            let statement = match statement {
+                Ok(statement) => statement,
+                Err(e) => {
+                    eprintln!("widerow: {name}: {e}");
+                    unreadable = true;
+                    break;
+                }
+            };
+            let outcome = explain_one(&mut ctx, &statement);
+            refused |= outcome.is_err();
+            let line = match (outcome, output.format) {
+                (Ok(outcome), Format::Text) => Some(text_outcome(&statement, &outcome)),
+                (Ok(outcome), Format::Json) => Some(json_outcome(file, &statement, &outcome)),
+                (Err(refusal), Format::Text) => {
+                    let (error, _) = *refusal;
+                    let _ = out.flush();
+                    eprint!("{}", human_error(&name, &statement, &error, true, color));
+                    None
+                }
+                (Err(refusal), Format::Json) => {
+                    let (error, rejected) = *refusal;
+                    Some(json_refusal(file, &statement, &error, rejected))
+                }
+            };
+            if let Some(line) = line {
+                if writeln!(out, "{line}").is_err() {
+                    return ExitCode::from(2);
+                }
+            }
+        }
+    }
+    let _ = out.flush();
+    if unreadable {
+        ExitCode::from(2)
+    } else if refused {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// What became of one statement.
+enum Outcome {
+    /// A schema statement, applied.
+    Applied(Statement),
+    /// A data statement and its plan.
+    Planned(Statement, Box<Plan>),
+}
+
+/// Plans (or applies) one statement. The error says whether it is a refusal
+/// at planning, which has the class `rejected`; Unavailable has none.
+fn explain_one(
+    ctx: &mut PlanContext,
+    statement: &ScriptStatement,
+) -> Result<Outcome, Box<(Error, bool)>> {
+    let parsed = parse_statement(&statement.text).map_err(|e| Box::new((e, true)))?;
+    if is_schema_statement(&parsed) {
+        ctx.apply_schema(&parsed)
+            .map_err(|e| Box::new((e, false)))?;
+        return Ok(Outcome::Applied(parsed));
+    }
+    match plan_statement(ctx, &parsed) {
+        Ok(plan) => Ok(Outcome::Planned(parsed, Box::new(plan))),
+        Err(e) => {
+            let refusal = e.kind() != ErrorKind::Unavailable;
+            Err(Box::new((e, refusal)))
+        }
+    }
+}
+
+fn text_outcome(statement: &ScriptStatement, outcome: &Outcome) -> String {
+    match outcome {
+        Outcome::Applied(parsed) => format!("-- line {}: {parsed}\napplied\n", statement.line),
+        Outcome::Planned(parsed, plan) => format!("-- line {}: {parsed}\n{plan}", statement.line),
+    }
+}
+
+fn json_outcome(file: Option<&str>, statement: &ScriptStatement, outcome: &Outcome) -> String {
+    match outcome {
+        Outcome::Applied(_) => json_record(file, statement, "ok", vec![("warnings", json!([]))]),
+        Outcome::Planned(_, plan) => json_record(
+            file,
+            statement,
+            "plan",
+            vec![
+                ("class", json!(plan.class.as_str())),
+                ("plan", serde_json::to_value(plan).unwrap_or_default()),
+            ],
+        ),
+    }
+}
+
+fn json_refusal(
+    file: Option<&str>,
+    statement: &ScriptStatement,
+    error: &Error,
+    rejected: bool,
+) -> String {
+    let mut fields = vec![
+        ("error", json!(error.kind().name())),
+        ("message", json!(error.message())),
+    ];
+    if rejected {
+        fields.push(("class", json!("rejected")));
+    }
+    json_record(file, statement, "error", fields)
+}

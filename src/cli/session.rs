@@ -1,0 +1,75 @@
+//! Building the planning context from the cluster flags.
+
+use widerow::cluster::{ConsistencyLevel, Coordinator, Ring};
+use widerow::planner::PlanContext;
+use widerow::Error;
+
+use super::args::ClusterArgs;
+use super::inputs::Input;
+
+/// `dc1:3,dc2:2` as data centre names and node counts.
+fn parse_datacenters(text: &str) -> Result<Vec<(String, usize)>, String> {
+    text.split(',')
+        .map(|part| {
+            let (name, count) = part
+                .split_once(':')
+                .ok_or_else(|| format!("--datacenters: expected NAME:COUNT, got '{part}'"))?;
+            let count = count
+                .trim()
+                .parse::<usize>()
+                .map_err(|_| format!("--datacenters: '{count}' is not a node count"))?;
+            Ok((name.trim().to_string(), count))
+        })
+        .collect()
+}
+
+/// The context the flags describe, before any schema is loaded.
+pub fn context(args: &ClusterArgs) -> Result<PlanContext, String> {
+    let mut ctx = PlanContext::new();
+    let message = |e: Error| e.message().to_string();
+    if let Some(n) = args.nodes {
+        ctx.ring = Ring::with_nodes(n).map_err(message)?;
+    }
+    if let Some(text) = &args.datacenters {
+        let dcs = parse_datacenters(text)?;
+        ctx.ring = Ring::with_datacenters(&dcs).map_err(message)?;
+    }
+    if let Some(level) = &args.consistency {
+        ctx.consistency = level
+            .parse::<ConsistencyLevel>()
+            .map_err(|e: Error| format!("--consistency: {}", e.message()))?;
+    }
+    if let Some(node) = &args.coordinator {
+        ctx.coordinator = Coordinator::parse(node, &ctx.ring).map_err(message)?;
+    }
+    Ok(ctx)
+}
+
+/// Runs the `--schema` file into `ctx`; its failures are reported on
+/// standard error and returned as a count.
+pub fn load_schema(ctx: &mut PlanContext, args: &ClusterArgs) -> Result<usize, String> {
+    let mut failures = 0;
+    if let Some(path) = &args.schema {
+        let input = Input::open(path)?;
+        let name = input.name.clone();
+        for statement in input.statements() {
+            let statement = statement.map_err(|e| format!("{name}: {e}"))?;
+            let result = widerow::parse_statement(&statement.text)
+                .and_then(|parsed| ctx.apply_schema(&parsed).map(|_| ()));
+            if let Err(error) = result {
+                failures += 1;
+                eprint!(
+                    "{}",
+                    super::report::human_error(&name, &statement, &error, false, false)
+                );
+            }
+        }
+    }
+    if let Some(keyspace) = &args.keyspace {
+        let use_ks = format!("USE {keyspace}");
+        let parsed = widerow::parse_statement(&use_ks).map_err(|e| e.message().to_string())?;
+        ctx.apply_schema(&parsed)
+            .map_err(|e| format!("-k {keyspace}: {}", e.message()))?;
+    }
+    Ok(failures)
+}
