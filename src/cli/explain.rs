@@ -98,7 +98,7 @@ pub fn run(args: &ExplainArgs, cluster: &ClusterArgs, output: &OutputArgs) -> Ex
 /// What became of one statement.
 enum Outcome {
     /// A schema statement, applied.
-    Applied(Statement),
+    Applied(Statement, Vec<String>),
     /// A data statement and its plan.
     Planned(Statement, Box<Plan>),
 }
@@ -111,9 +111,10 @@ fn explain_one(
 ) -> Result<Outcome, Box<(Error, bool)>> {
     let parsed = parse_statement(&statement.text).map_err(|e| Box::new((e, true)))?;
     if is_schema_statement(&parsed) {
-        ctx.apply_schema(&parsed)
+        let applied = ctx
+            .apply_schema(&parsed)
             .map_err(|e| Box::new((e, false)))?;
-        return Ok(Outcome::Applied(parsed));
+        return Ok(Outcome::Applied(parsed, applied.warnings));
     }
     match plan_statement(ctx, &parsed) {
         Ok(plan) => Ok(Outcome::Planned(parsed, Box::new(plan))),
@@ -126,14 +127,22 @@ fn explain_one(
 
 fn text_outcome(statement: &ScriptStatement, outcome: &Outcome) -> String {
     match outcome {
-        Outcome::Applied(parsed) => format!("-- line {}: {parsed}\napplied\n", statement.line),
+        Outcome::Applied(parsed, warnings) => {
+            let mut text = format!("-- line {}: {parsed}\napplied\n", statement.line);
+            for warning in warnings {
+                text.push_str(&format!("  warning: {warning}\n"));
+            }
+            text
+        }
         Outcome::Planned(parsed, plan) => format!("-- line {}: {parsed}\n{plan}", statement.line),
     }
 }
 
 fn json_outcome(file: Option<&str>, statement: &ScriptStatement, outcome: &Outcome) -> String {
     match outcome {
-        Outcome::Applied(_) => json_record(file, statement, "ok", vec![("warnings", json!([]))]),
+        Outcome::Applied(_, warnings) => {
+            json_record(file, statement, "ok", vec![("warnings", json!(warnings))])
+        }
         Outcome::Planned(_, plan) => json_record(
             file,
             statement,

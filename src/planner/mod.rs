@@ -62,18 +62,37 @@ impl PlanContext {
 
     /// Applies a schema statement or `USE`: the catalog changes, nothing
     /// is planned. A keyspace naming a data centre the ring lacks grows the
-    /// ring (four nodes), so a production schema pastes in as is.
-    pub fn apply_schema(&mut self, statement: &Statement) -> Result<SchemaChange, Error> {
-        if let Statement::Use(u) = statement {
-            let change = self.catalog.apply(statement, self.keyspace.as_deref())?;
-            self.keyspace = Some(u.keyspace.name.clone());
-            return Ok(change);
+    /// ring (four nodes) with a warning, so a production schema pastes in as
+    /// is; a failed statement leaves ring and catalog as they were.
+    pub fn apply_schema(&mut self, statement: &Statement) -> Result<Applied, Error> {
+        let ring_before = self.ring.clone();
+        let warnings = routing::grow_ring_for(self, statement);
+        self.catalog.settings_mut().datacenters = self.ring.datacenters().to_vec();
+        let change = match self.catalog.apply(statement, self.keyspace.as_deref()) {
+            Ok(change) => change,
+            Err(error) => {
+                self.ring = ring_before;
+                self.catalog.settings_mut().datacenters = self.ring.datacenters().to_vec();
+                return Err(error);
+            }
+        };
+        if let SchemaChange::UseKeyspace(keyspace) = &change {
+            self.keyspace = Some(keyspace.clone());
         }
-        let change = self.catalog.apply(statement, self.keyspace.as_deref())?;
-        routing::grow_ring_for_keyspaces(self);
-        Ok(change)
+        Ok(Applied { change, warnings })
     }
 }
+
+/// What a schema statement did, and what a user should know about it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Applied {
+    /// The change to the catalog.
+    pub change: SchemaChange,
+    /// Warnings, e.g. data centres added to the simulated ring.
+    pub warnings: Vec<String>,
+}
+
+impl PlanContext {}
 
 /// Whether a statement changes the schema (or the session's keyspace)
 /// rather than reading or writing rows.

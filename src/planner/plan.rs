@@ -95,6 +95,8 @@ pub struct PartitionTarget {
     pub replicas: Vec<String>,
     /// The replicas the consistency level contacts.
     pub contacted: Vec<String>,
+    /// Replicas marked down (the consistency level could still be met).
+    pub down: Vec<String>,
 }
 
 /// A token range a scan covers, `(start, end]` as Cassandra writes ranges.
@@ -188,6 +190,9 @@ impl fmt::Display for Plan {
                         p.replicas.join(", "),
                         p.contacted.join(", ")
                     )?;
+                    if !p.down.is_empty() {
+                        writeln!(f, "    down: {}", p.down.join(", "))?;
+                    }
                 }
             }
             Partitions::TokenRange { range } => {

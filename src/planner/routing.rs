@@ -8,10 +8,11 @@ use crate::cluster::consistency::{plan_read, plan_write};
 use crate::cluster::murmur3::token_of;
 use crate::cluster::range::{nodes_contacted, plan_range_read};
 use crate::cluster::replication::natural_replicas;
+use crate::cluster::ring::DEFAULT_NODES;
 use crate::cluster::ring::{NodeIndex, TokenRange as RingRange};
 use crate::error::Error;
-use crate::schema::{Keyspace, Replication, Table};
-use crate::syntax::ast::{InValues, Literal, Select, Term, TermKind};
+use crate::schema::{Keyspace, Table};
+use crate::syntax::ast::{InValues, Literal, PropertyValue, Select, Statement, Term, TermKind};
 use crate::types::{coerce_term, term_text, TermError, Value};
 
 use super::clauses::is_reversed;
@@ -26,18 +27,45 @@ use super::PlanContext;
 /// replica set for the coordinator to wait on.
 const MANY_PARTITIONS: usize = 10;
 
-/// Grows the ring with any data centre a keyspace names but the ring lacks.
-pub(crate) fn grow_ring_for_keyspaces(ctx: &mut PlanContext) {
-    let replications: Vec<Replication> = ctx
-        .catalog
-        .keyspaces()
-        .map(|k| k.replication.clone())
-        .collect();
-    for replication in &replications {
-        // The ring refuses only impossible shapes (thousands of nodes);
-        // such a keyspace is then planned on the ring as it is.
-        let _ = ctx.ring.ensure_datacenters(replication);
+/// Adds to the ring every data centre a CREATE or ALTER KEYSPACE names with
+/// `NetworkTopologyStrategy` but the ring lacks (four nodes each, as the
+/// default cluster has), and says so.
+pub(crate) fn grow_ring_for(ctx: &mut PlanContext, statement: &Statement) -> Vec<String> {
+    let properties = match statement {
+        Statement::CreateKeyspace(k) => &k.properties,
+        Statement::AlterKeyspace(k) => &k.properties,
+        _ => return Vec::new(),
+    };
+    let Some(PropertyValue::Map(entries)) = properties
+        .iter()
+        .find(|p| p.name.name == "replication")
+        .map(|p| &p.value)
+    else {
+        return Vec::new();
+    };
+    let text = |l: &Literal| match l {
+        Literal::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let is_nts = entries
+        .iter()
+        .any(|(k, v)| text(k) == "class" && text(v).ends_with("NetworkTopologyStrategy"));
+    if !is_nts {
+        return Vec::new();
     }
+    let mut warnings = Vec::new();
+    for (key, _) in entries {
+        let dc = text(key);
+        if dc == "class" || dc == "replication_factor" || ctx.ring.has_datacenter(&dc) {
+            continue;
+        }
+        if ctx.ring.add_datacenter(&dc, DEFAULT_NODES).is_ok() {
+            warnings.push(format!(
+                "data centre {dc} was not in the simulated ring: added with {DEFAULT_NODES} nodes"
+            ));
+        }
+    }
+    warnings
 }
 
 fn keyspace<'a>(ctx: &'a PlanContext, table: &Table) -> Result<&'a Keyspace, Error> {
@@ -173,6 +201,7 @@ fn targets(
                 token: TokenValue::BoundAtExecution,
                 replicas: Vec::new(),
                 contacted: Vec::new(),
+                down: Vec::new(),
             });
             continue;
         };
@@ -190,11 +219,17 @@ fn targets(
                 reached.push(*node);
             }
         }
+        let down: Vec<NodeIndex> = replicas
+            .iter()
+            .copied()
+            .filter(|n| !ctx.ring.is_up(*n))
+            .collect();
         out.push(PartitionTarget {
             key: key.text,
             token: TokenValue::Known(token),
             replicas: names(ctx, &replicas),
             contacted: names(ctx, &plan.contacts),
+            down: names(ctx, &down),
         });
     }
     Ok(Routed {

@@ -40,10 +40,20 @@ pub(crate) struct SelectAnalysis<'a> {
     pub(crate) clustering_filtered: bool,
 }
 
-fn allow_filtering_error(select: &Select) -> Error {
+/// The filtering refusal, pointing at the restriction that needs it (or
+/// at the whole statement when none stands out).
+fn allow_filtering_error(select: &Select, culprit: Option<&Restriction<'_>>) -> Error {
+    let (span, label) = match culprit.and_then(|r| r.relations.first()) {
+        Some(relation) => (
+            relation.span,
+            "this restriction can only be applied by reading and filtering rows",
+        ),
+        None => (select.span, "this query would need ALLOW FILTERING"),
+    };
     Error::invalid(ALLOW_FILTERING_MESSAGE)
-        .with_span(select.span)
-        .with_label("this query would need ALLOW FILTERING")
+        .with_span(span)
+        .with_label(label)
+        .with_help("restrict the full partition key, or serve this query from a table keyed by these columns")
 }
 
 /// Classifies the partition key restrictions.
@@ -95,10 +105,21 @@ fn check_clustering_prefix(table: &Table, ck: &[Restriction<'_>]) -> Result<(), 
     restricted.sort_by_key(|c| super::relations::position(c));
     for (column, expected) in restricted.iter().zip(&table.clustering) {
         if &column.name != expected {
-            return Err(Error::invalid(format!(
+            let error = Error::invalid(format!(
                 "PRIMARY KEY column \"{}\" cannot be restricted as preceding column \"{expected}\" is not restricted",
                 column.name
-            )));
+            ));
+            let span = ck
+                .iter()
+                .find(|r| r.columns.iter().any(|c| c.name == column.name))
+                .and_then(|r| r.relations.first())
+                .map(|r| r.span);
+            return Err(match span {
+                Some(span) => error
+                    .with_span(span)
+                    .with_label(format!("\"{expected}\" must be restricted first")),
+                None => error,
+            });
         }
     }
     Ok(())
@@ -219,7 +240,7 @@ pub(crate) fn analyse<'a>(
     let filtered_key = matches!(key, KeyState::Filtered | KeyState::TokenFiltered);
     if filtered_key {
         if !af && !has_index {
-            return Err(allow_filtering_error(select));
+            return Err(allow_filtering_error(select, clause.pk.first()));
         }
         key_range = true;
         uses_index = has_index;
@@ -256,7 +277,7 @@ pub(crate) fn analyse<'a>(
         if has_index {
             uses_index = true;
         } else if !af {
-            return Err(allow_filtering_error(select));
+            return Err(allow_filtering_error(select, clause.nonpk.first()));
         }
         row_filter.extend(clause.nonpk.iter().cloned());
     }
@@ -281,7 +302,13 @@ pub(crate) fn analyse<'a>(
         let unfiltered_clustering =
             analysis.row_filter.is_empty() && !analysis.clause.ck.is_empty();
         if filter_unserved || unfiltered_clustering {
-            return Err(allow_filtering_error(select));
+            let culprit = analysis
+                .row_filter
+                .iter()
+                .find(|r| r.index.is_none())
+                .or(analysis.row_filter.first())
+                .or(analysis.clause.ck.first());
+            return Err(allow_filtering_error(select, culprit));
         }
     }
     super::relations::check_nulls(&analysis.clause, &analysis.row_filter)?;
