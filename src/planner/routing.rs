@@ -7,7 +7,6 @@ use std::ops::Bound as RangeBound;
 use crate::cluster::consistency::{plan_read, plan_write};
 use crate::cluster::murmur3::token_of;
 use crate::cluster::range::{nodes_contacted, plan_range_read};
-use crate::cluster::replication::natural_replicas;
 use crate::cluster::ring::DEFAULT_NODES;
 use crate::cluster::ring::{NodeIndex, TokenRange as RingRange};
 use crate::error::Error;
@@ -208,7 +207,6 @@ fn targets(
         let token = token_of_values(values)?;
         let coord = ctx.coordinator.for_token(&ctx.ring, replication, token);
         coordinator.get_or_insert(coord);
-        let replicas = natural_replicas(&ctx.ring, replication, token, coord);
         let plan = if write {
             plan_write(&ctx.ring, replication, token, ctx.consistency, coord)?
         } else {
@@ -219,7 +217,8 @@ fn targets(
                 reached.push(*node);
             }
         }
-        let down: Vec<NodeIndex> = replicas
+        let down: Vec<NodeIndex> = plan
+            .replicas
             .iter()
             .copied()
             .filter(|n| !ctx.ring.is_up(*n))
@@ -227,7 +226,7 @@ fn targets(
         out.push(PartitionTarget {
             key: key.text,
             token: TokenValue::Known(token),
-            replicas: names(ctx, &replicas),
+            replicas: names(ctx, &plan.replicas),
             contacted: names(ctx, &plan.contacts),
             down: names(ctx, &down),
         });
