@@ -2,6 +2,8 @@
 //! Cassandra does (restrictions.md §5.1 step 3), so that when a statement
 //! breaks several rules the same error is reported first.
 
+use smallvec::smallvec;
+
 use crate::error::Error;
 use crate::schema::{Column, ColumnKind, Index, IndexKind, Table};
 use crate::syntax::ast::{
@@ -267,10 +269,10 @@ impl<'a> WhereClause<'a> {
             ));
         }
         let restriction = Restriction {
-            columns: vec![col],
+            columns: smallvec![col],
             multi: false,
             shape,
-            relations: vec![relation],
+            relations: smallvec![relation],
             index,
         };
         match col.kind {
@@ -599,10 +601,10 @@ fn multi_restriction<'a>(
         .iter()
         .find_map(|c| serving_index(table, c, operation));
     Ok(Restriction {
-        columns,
+        columns: columns.into(),
         multi: true,
         shape,
-        relations: vec![relation],
+        relations: smallvec![relation],
         index,
     })
 }

@@ -2,6 +2,8 @@
 //! relations on the same column have been merged with Cassandra's rules
 //! (restrictions.md §3.4, §3.5, §2.4 rule 3).
 
+use smallvec::SmallVec;
+
 use crate::error::Error;
 use crate::schema::{Column, Index};
 use crate::syntax::ast::{InValues, Relation, Term};
@@ -55,12 +57,12 @@ impl Shape<'_> {
 #[derive(Debug, Clone)]
 pub(crate) struct Restriction<'a> {
     /// The columns, in key order (one for single-column restrictions).
-    pub(crate) columns: Vec<&'a Column>,
+    pub(crate) columns: SmallVec<[&'a Column; 1]>,
     /// Whether it came from a multi-column relation.
     pub(crate) multi: bool,
     pub(crate) shape: Shape<'a>,
     /// The relations merged into it, in textual order.
-    pub(crate) relations: Vec<&'a Relation>,
+    pub(crate) relations: SmallVec<[&'a Relation; 1]>,
     /// The index that serves it, if any.
     pub(crate) index: Option<&'a Index>,
 }

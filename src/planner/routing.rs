@@ -5,7 +5,7 @@
 use std::ops::Bound as RangeBound;
 
 use crate::cluster::consistency::{plan_read, plan_write};
-use crate::cluster::murmur3::token_of;
+use crate::cluster::murmur3::{murmur3_token, token_of, MAX_KEY_LEN};
 use crate::cluster::range::{nodes_contacted, plan_range_read};
 use crate::cluster::ring::DEFAULT_NODES;
 use crate::cluster::ring::{NodeIndex, TokenRange as RingRange};
@@ -110,20 +110,21 @@ fn partition_keys(table: &Table, pk: &[Restriction<'_>]) -> Result<Vec<Key>, Err
                 continue;
             }
         };
+        if let [term] = terms.as_slice() {
+            let value = key_value(column, term)?;
+            let text = term_text(term);
+            for key in &mut keys {
+                key.text.push(text.clone());
+                match (&mut key.values, &value) {
+                    (Some(values), Some(v)) => values.push(v.clone()),
+                    (values, _) => *values = None,
+                }
+            }
+            continue;
+        }
         let mut next = Vec::with_capacity(keys.len() * terms.len());
         for term in terms {
-            let value = match coerce_term(term, &column.data_type, &column.name) {
-                Ok(Value::Null) => {
-                    return Err(Error::invalid(format!(
-                        "Invalid null value in condition for column {}",
-                        column.name
-                    ))
-                    .with_span(term.span))
-                }
-                Ok(value) => Some(value),
-                Err(TermError::Invalid(e)) => return Err(e.with_span(term.span)),
-                Err(TermError::NotConstant(_)) => None,
-            };
+            let value = key_value(column, term)?;
             for key in &keys {
                 let mut text = key.text.clone();
                 text.push(term_text(term));
@@ -151,6 +152,20 @@ fn partition_keys(table: &Table, pk: &[Restriction<'_>]) -> Result<Vec<Key>, Err
     Ok(keys)
 }
 
+/// A key column's value from its term: `None` when bound at execution.
+fn key_value(column: &crate::schema::Column, term: &Term) -> Result<Option<Value>, Error> {
+    match coerce_term(term, &column.data_type, &column.name) {
+        Ok(Value::Null) => Err(Error::invalid(format!(
+            "Invalid null value in condition for column {}",
+            column.name
+        ))
+        .with_span(term.span)),
+        Ok(value) => Ok(Some(value)),
+        Err(TermError::Invalid(e)) => Err(e.with_span(term.span)),
+        Err(TermError::NotConstant(_)) => Ok(None),
+    }
+}
+
 fn is_empty_key(key: &Key) -> bool {
     match key.values.as_deref() {
         Some([Value::Empty]) => true,
@@ -161,6 +176,13 @@ fn is_empty_key(key: &Key) -> bool {
 }
 
 fn token_of_values(values: &[Value]) -> Result<i64, Error> {
+    if let [single] = values {
+        let bytes = single.serialize()?;
+        if bytes.len() > MAX_KEY_LEN {
+            return token_of(&[&bytes]);
+        }
+        return Ok(murmur3_token(&bytes));
+    }
     let bytes: Vec<Vec<u8>> = values
         .iter()
         .map(Value::serialize)

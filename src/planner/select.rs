@@ -177,13 +177,16 @@ pub(crate) fn selector_columns<'s>(
     }
 }
 
-/// The selected columns (all of them for `*`).
+/// The selected columns: for `*`, in `SELECT *` order when DISTINCT needs
+/// it to name the first offending column, and none otherwise (no check
+/// reads them then).
 pub(crate) fn selected_columns<'a>(
     table: &'a Table,
     select: &Select,
 ) -> Result<Vec<&'a Column>, Error> {
     match &select.selection {
-        SelectClause::Star => Ok(table.star_columns()),
+        SelectClause::Star if select.distinct => Ok(table.star_columns()),
+        SelectClause::Star => Ok(Vec::new()),
         SelectClause::Items(items) => {
             let mut names = Vec::new();
             for item in items {

@@ -1,7 +1,5 @@
 //! The catalog: every keyspace, table, index and type a session knows.
 
-use indexmap::IndexMap;
-
 use super::keyspace::Keyspace;
 use super::table::Table;
 use crate::error::Error;
@@ -11,7 +9,7 @@ use crate::types::{DataType, UdtLookup};
 /// All schema objects, keyspaces in creation order.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Catalog {
-    pub(crate) keyspaces: IndexMap<String, Keyspace>,
+    pub(crate) keyspaces: super::NameMap<Keyspace>,
     pub(crate) settings: SchemaSettings,
 }
 
@@ -57,7 +55,7 @@ impl Catalog {
     /// An empty catalog with the given settings.
     pub fn with_settings(settings: SchemaSettings) -> Catalog {
         Catalog {
-            keyspaces: IndexMap::new(),
+            keyspaces: super::NameMap::default(),
             settings,
         }
     }

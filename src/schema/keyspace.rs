@@ -41,7 +41,7 @@ pub struct Keyspace {
     /// `durable_writes`
     pub durable_writes: bool,
     /// Tables and materialized views, in creation order.
-    pub tables: IndexMap<String, Table>,
+    pub tables: super::NameMap<Table>,
     /// User-defined types, in creation order.
     pub types: IndexMap<String, UserType>,
 }

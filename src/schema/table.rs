@@ -128,7 +128,7 @@ pub struct Table {
     /// The table's name.
     pub name: String,
     /// Columns in definition order.
-    pub columns: IndexMap<String, Column>,
+    pub columns: super::NameMap<Column>,
     /// Partition key column names, in key order.
     pub partition_key: Vec<String>,
     /// Clustering column names, in key order.

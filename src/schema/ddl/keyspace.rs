@@ -241,7 +241,7 @@ impl Catalog {
                 name: name.to_string(),
                 replication,
                 durable_writes,
-                tables: IndexMap::new(),
+                tables: crate::schema::NameMap::default(),
                 types: IndexMap::new(),
             },
         );

@@ -323,7 +323,7 @@ impl Catalog {
 
         check_table_name(keyspace, name).map_err(|e| e.with_span(s.name.span))?;
 
-        let mut columns = IndexMap::new();
+        let mut columns = crate::schema::NameMap::default();
         for def in &definitions {
             let col = def.name.name.as_str();
             let kind = if let Some(i) = key.partition.iter().position(|k| k.name == col) {

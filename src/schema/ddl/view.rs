@@ -326,7 +326,7 @@ impl Catalog {
         }
         check_table_name(&keyspace, name).map_err(|e| e.with_span(s.name.span))?;
 
-        let mut columns = IndexMap::new();
+        let mut columns = crate::schema::NameMap::default();
         for (i, column) in key.partition.iter().enumerate() {
             if let Some(c) = base.column(&column.name) {
                 let kind = ColumnKind::PartitionKey(i);
