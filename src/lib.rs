@@ -14,5 +14,6 @@ pub mod syntax;
 pub mod types;
 
 pub use error::{Error, ErrorKind, Result};
+pub use planner::{plan, Plan, PlanContext, QueryClass};
 pub use syntax::parse_statement;
 pub use syntax::script::{split_statements, ScriptStatement, StatementSplitter};

@@ -75,6 +75,18 @@ impl Serialize for TokenValue {
     }
 }
 
+impl fmt::Display for StatementKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            StatementKind::Select => "SELECT",
+            StatementKind::Insert => "INSERT",
+            StatementKind::Update => "UPDATE",
+            StatementKind::Delete => "DELETE",
+            StatementKind::Batch => "BATCH",
+        })
+    }
+}
+
 impl fmt::Display for TokenValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -97,6 +109,8 @@ pub struct PartitionTarget {
     pub contacted: Vec<String>,
     /// Replicas marked down (the consistency level could still be met).
     pub down: Vec<String>,
+    /// Acknowledgements the consistency level waits for.
+    pub required: u32,
 }
 
 /// A token range a scan covers, `(start, end]` as Cassandra writes ranges.
@@ -178,17 +192,18 @@ pub struct Plan {
 
 impl fmt::Display for Plan {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "{} on {} ({:?})", self.class, self.table, self.statement)?;
+        writeln!(f, "{}: {} on {}", self.class, self.statement, self.table)?;
         match &self.partitions {
             Partitions::Keys { partitions } => {
                 for p in partitions {
                     writeln!(
                         f,
-                        "  partition ({}) token {} replicas [{}] contacted [{}]",
+                        "  partition ({}) token {} replicas [{}] contacted [{}], waits for {}",
                         p.key.join(", "),
                         p.token,
                         p.replicas.join(", "),
-                        p.contacted.join(", ")
+                        p.contacted.join(", "),
+                        p.required
                     )?;
                     if !p.down.is_empty() {
                         writeln!(f, "    down: {}", p.down.join(", "))?;

@@ -223,6 +223,7 @@ fn targets(
                 replicas: Vec::new(),
                 contacted: Vec::new(),
                 down: Vec::new(),
+                required: 0,
             });
             continue;
         };
@@ -251,6 +252,7 @@ fn targets(
             replicas: names(ctx, &plan.replicas),
             contacted: names(ctx, &plan.contacts),
             down: names(ctx, &down),
+            required: plan.block_for,
         });
     }
     Ok(Routed {

@@ -14,9 +14,10 @@
 //! * brackets and chain links (operators, `.`, `[`, type hints) to
 //!   [`MAX_EXPRESSION_DEPTH`], as the tree deepens through them.
 //!
-//! Counting tokens over-estimates both depths (a `.` in `ks.t` counts, a
-//! right operand is not below every operator of its chain), which only
-//! matters for statements no one writes; it never under-estimates them.
+//! Counting tokens mostly over-estimates both depths (a `.` in `ks.t`
+//! counts, a right operand is not below every operator of its chain), which
+//! only matters for statements no one writes. The few nodes no token marks,
+//! such as a term wrapped as a selector, add a level or two at most.
 
 use super::super::keyword::Keyword;
 use super::super::lexer::{Token, TokenKind};
