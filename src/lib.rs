@@ -8,6 +8,7 @@
 pub mod cluster;
 pub mod diagnostic;
 pub mod error;
+pub mod lint;
 pub mod planner;
 pub mod schema;
 pub mod syntax;
