@@ -283,13 +283,15 @@ impl Diagnostic for Error {
     }
 }
 
-/// A statement's text and where it sits in its file.
+/// A statement's text and where it sits in its file, so spans relative to
+/// the statement render with the file's line and column numbers (columns in
+/// characters, as every position widerow prints).
 #[derive(Debug)]
-struct StatementSource {
-    name: String,
-    text: String,
-    line: usize,
-    column: usize,
+pub(crate) struct StatementSource {
+    pub(crate) name: String,
+    pub(crate) text: String,
+    pub(crate) line: usize,
+    pub(crate) column: usize,
 }
 
 impl SourceCode for StatementSource {
@@ -300,10 +302,18 @@ impl SourceCode for StatementSource {
         after: usize,
     ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
         let inner = self.text.read_span(span, before, after)?;
+        // miette counts the column in bytes; positions count characters.
+        let column = match self.text.get(..span.offset()) {
+            Some(prefix) if before == 0 => {
+                let line_start = prefix.rfind(['\n', '\r']).map_or(0, |i| i + 1);
+                prefix[line_start..].chars().count()
+            }
+            _ => inner.column(),
+        };
         let column = if inner.line() == 0 {
-            inner.column() + self.column - 1
+            column + self.column - 1
         } else {
-            inner.column()
+            column
         };
         Ok(Box::new(MietteSpanContents::new_named(
             self.name.clone(),

@@ -40,6 +40,11 @@ pub struct Cli {
     #[command(flatten)]
     pub cluster: ClusterArgs,
 
+    /// Read the configuration from FILE instead of the `widerow.toml` found
+    /// in the current directory or above it.
+    #[arg(long, value_name = "FILE", global = true)]
+    pub config: Option<PathBuf>,
+
     /// Print the version and exit.
     #[arg(short = 'v', long = "version", action = clap::ArgAction::Version)]
     pub version: Option<bool>,
@@ -48,8 +53,20 @@ pub struct Cli {
 /// Flags that shape output, accepted by every mode.
 #[derive(Debug, Args)]
 pub struct OutputArgs {
-    /// Output format: `text` for people, `json` for JSON Lines.
-    #[arg(long, value_enum, default_value_t = Format::Text, global = true)]
+    /// Output format: `text` for people, `json` for JSON Lines; `widerow
+    /// lint` also takes `human` (= `text`), `concise`, `sarif` and `github`.
+    #[arg(
+        id = "format",
+        long = "format",
+        value_enum,
+        default_value_t = FormatArg::Text,
+        global = true
+    )]
+    pub format_arg: FormatArg,
+
+    /// The format of the modes that know only `text` and `json`: set from
+    /// `--format` once the mode is known (see `cli::resolve_format`).
+    #[arg(skip = Format::Text)]
     pub format: Format,
 
     /// Always colour the output.
@@ -103,6 +120,100 @@ pub enum Command {
     /// Plan statements without running them: the query class, partitions
     /// and tokens, replicas and nodes — or Cassandra's refusal.
     Explain(ExplainArgs),
+    /// Lint CQL files (or directories of `*.cql` files): schema and queries
+    /// judged as a Cassandra cluster would run them.
+    Lint(LintArgs),
+    /// List every lint rule: code, name, level and summary.
+    Rules,
+    /// Print a lint rule's documentation.
+    Rule(RuleArgs),
+}
+
+/// `widerow lint PATH…`
+#[derive(Debug, Args)]
+pub struct LintArgs {
+    /// Files or directories to lint (directories are searched for `*.cql`
+    /// files; `-` is standard input).
+    #[arg(value_name = "PATH", required_unless_present = "show_config")]
+    pub paths: Vec<PathBuf>,
+
+    /// Exit 1 when a finding is at this level or above.
+    #[arg(long, value_enum, value_name = "LEVEL", default_value_t = FailOn::Error)]
+    pub fail_on: FailOn,
+
+    /// Rules to run (codes, code prefixes or names, comma-separated);
+    /// replaces `select` of the configuration.
+    #[arg(long, value_name = "RULES", value_delimiter = ',')]
+    pub select: Option<Vec<String>>,
+
+    /// Rules not to run; replaces `ignore` of the configuration.
+    #[arg(long, value_name = "RULES", value_delimiter = ',')]
+    pub ignore: Option<Vec<String>>,
+
+    /// Rules to run besides the selected ones; replaces `extend-select` of
+    /// the configuration.
+    #[arg(long, value_name = "RULES", value_delimiter = ',')]
+    pub extend_select: Option<Vec<String>>,
+
+    /// Print the configuration in effect, as TOML, and exit.
+    #[arg(long)]
+    pub show_config: bool,
+
+    /// Print the suggested fixes (complete CREATE TABLE statements and
+    /// rewritten queries) as a CQL script instead of the findings.
+    #[arg(long)]
+    pub suggest: bool,
+}
+
+/// `widerow rule NAME`
+#[derive(Debug, Args)]
+pub struct RuleArgs {
+    /// The rule's name (`syntax-error`) or code (`E001`).
+    #[arg(value_name = "NAME")]
+    pub name: String,
+}
+
+/// `--fail-on`
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    /// Only errors fail.
+    Error,
+    /// Warnings and errors fail.
+    Warning,
+    /// Every finding fails.
+    Info,
+}
+
+/// The values `--format` accepts, across every mode; each mode checks the
+/// ones it knows (see `cli::resolve_format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// Text for people.
+    Text,
+    /// JSON Lines.
+    Json,
+    /// `lint`: findings drawn with their statements (same as `text`).
+    Human,
+    /// `lint`: one line per finding.
+    Concise,
+    /// `lint`: a SARIF 2.1.0 log.
+    Sarif,
+    /// `lint`: GitHub Actions annotations.
+    Github,
+}
+
+impl FormatArg {
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            FormatArg::Text => "text",
+            FormatArg::Json => "json",
+            FormatArg::Human => "human",
+            FormatArg::Concise => "concise",
+            FormatArg::Sarif => "sarif",
+            FormatArg::Github => "github",
+        }
+    }
 }
 
 /// `widerow explain FILE…`

@@ -3,6 +3,7 @@
 mod args;
 mod explain;
 mod inputs;
+mod lint;
 mod parse;
 mod repl;
 mod report;
@@ -14,18 +15,24 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use args::{Cli, Command};
+use args::{Cli, Command, Format, FormatArg};
 use inputs::Input;
 
 /// Parses the command line and runs the chosen mode.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let mut cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return usage_error(e),
     };
+    if let Err(code) = resolve_format(&mut cli) {
+        return code;
+    }
     match &cli.command {
         Some(Command::Parse(args)) => parse::run(args, &cli.output),
         Some(Command::Explain(args)) => explain::run(args, &cli.cluster, &cli.output),
+        Some(Command::Lint(args)) => lint::run(args, &cli),
+        Some(Command::Rules) => lint::list_rules(&cli.output),
+        Some(Command::Rule(args)) => lint::show_rule(args),
         None => {
             if let Some(text) = &cli.execute {
                 run::run(Ok(Input::text(text)), &cli.output, cli.on_error)
@@ -38,6 +45,34 @@ pub fn main() -> ExitCode {
             }
         }
     }
+}
+
+/// `--format` takes every mode's formats (one global flag, as the contract
+/// has it); the modes other than `lint` know only `text` and `json`, and
+/// refuse the others here as a bad flag.
+fn resolve_format(cli: &mut Cli) -> Result<(), ExitCode> {
+    if matches!(cli.command, Some(Command::Lint(_))) {
+        return Ok(());
+    }
+    cli.output.format = match cli.output.format_arg {
+        FormatArg::Text => Format::Text,
+        FormatArg::Json => Format::Json,
+        other => {
+            let (mode, code) = match &cli.command {
+                Some(Command::Parse(_)) => ("widerow parse", 2),
+                Some(Command::Explain(_)) => ("widerow explain", 2),
+                Some(Command::Rules) => ("widerow rules", 2),
+                Some(Command::Rule(_)) => ("widerow rule", 2),
+                _ => ("this mode", 1),
+            };
+            eprintln!(
+                "widerow: --format {} is for `widerow lint`; {mode} takes text or json",
+                other.name()
+            );
+            return Err(ExitCode::from(code));
+        }
+    };
+    Ok(())
 }
 
 /// Help and version go to standard output with exit 0. A bad flag is
@@ -54,7 +89,7 @@ fn usage_error(error: clap::Error) -> ExitCode {
     }
     let subcommand = std::env::args().skip(1).find(|a| !a.starts_with('-'));
     match subcommand.as_deref() {
-        Some("parse" | "explain") => ExitCode::from(2),
+        Some("parse" | "explain" | "lint" | "rules" | "rule") => ExitCode::from(2),
         _ => ExitCode::from(1),
     }
 }

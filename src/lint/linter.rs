@@ -115,6 +115,7 @@ impl Linter {
             planner: &self.planner,
             statements: &self.schema,
             queries: &self.queries,
+            config: &self.config,
         };
         for rule in &self.rules {
             let mut out = Vec::new();
@@ -140,7 +141,11 @@ impl Linter {
         };
         if is_schema_statement(&parsed) {
             if let Err(error) = self.planner.apply_schema(&parsed) {
-                return vec![error_finding(name, &statement, &error)];
+                // Rules still see the refused statement (catalog unchanged),
+                // so one can explain the refusal (e.g. COMPACT STORAGE).
+                let mut findings = vec![error_finding(name, &statement, &error)];
+                findings.extend(self.ask_rules(name, &statement, &parsed, None));
+                return findings;
             }
             let findings = self.ask_rules(name, &statement, &parsed, None);
             self.schema.push(ReadStatement {
@@ -173,6 +178,7 @@ impl Linter {
             file: name,
             source: statement,
             plan,
+            config: &self.config,
         };
         let mut findings = Vec::new();
         for rule in self
@@ -187,15 +193,21 @@ impl Linter {
         findings
     }
 
-    /// Drops suppressed findings.
+    /// Drops findings of rules the configuration disables for their file
+    /// (the driver's own E001/E002 included), then suppressed ones.
     fn filter(&mut self, findings: Vec<Finding>) -> Vec<Finding> {
+        let (rules, config, suppressions) = (&self.rules, &self.config, &mut self.suppressions);
         findings
             .into_iter()
             .filter(|f| {
+                rules
+                    .iter()
+                    .find(|r| r.name() == f.name)
+                    .is_none_or(|r| config.is_enabled(r.as_ref(), &f.location.file))
+            })
+            .filter(|f| {
                 let line = f.source.as_ref().map_or(f.location.line, |s| s.line);
-                !self
-                    .suppressions
-                    .silences(&f.location.file, line, f.name, f.code)
+                !suppressions.silences(&f.location.file, line, f.name, f.code)
             })
             .collect()
     }

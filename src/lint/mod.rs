@@ -12,7 +12,9 @@
 pub mod config;
 mod finding;
 mod linter;
+pub mod output;
 pub mod rules;
+pub mod suggest;
 mod suppress;
 
 pub use config::LintConfig;
@@ -37,8 +39,11 @@ pub struct StatementContext<'a> {
     /// Its text and position in its file.
     pub source: &'a ScriptStatement,
     /// The plan, or the refusal, for data statements; `None` for schema
-    /// statements.
+    /// statements (also for one the catalog refused: the catalog is then
+    /// unchanged).
     pub plan: Option<&'a Result<Plan, Error>>,
+    /// The configuration (rule options).
+    pub config: &'a LintConfig,
 }
 
 /// A statement read, with the file and place it came from.
@@ -60,6 +65,8 @@ pub struct SchemaContext<'a> {
     pub statements: &'a [ReadStatement],
     /// Every data statement read.
     pub queries: &'a [ReadStatement],
+    /// The configuration (rule options).
+    pub config: &'a LintConfig,
 }
 
 /// A lint rule. Implement it to add a rule of your own (see

@@ -5,9 +5,28 @@
 //! keyspaces and replication, W for writes and batches, S for suppressions,
 //! E for statements Cassandra refuses outright.
 
+mod allow_filtering;
+mod allow_filtering_required;
+mod batch_across_partitions;
+mod compact_tables;
+mod fine_grained_partition_key;
+mod high_cardinality_index;
+mod hot_partition;
+mod in_select_cartesian_product;
 mod invalid_statement;
+mod logged_batch_tables;
+mod materialized_views;
+mod minimum_replication_factor;
+mod partition_keys_in_select;
+mod query_not_served;
+mod read_before_write_list_operations;
+mod scatter_gather;
+mod secondary_index_query;
+mod simple_strategy;
 mod syntax_error;
+mod unbounded_partition;
 mod unused_suppression;
+mod user_timestamps;
 
 use super::config::LintConfig;
 use super::finding::{Finding, Level, Location};
@@ -21,6 +40,25 @@ pub fn all() -> Vec<Box<dyn Rule>> {
         Box::new(syntax_error::SyntaxError),
         Box::new(invalid_statement::InvalidStatement),
         Box::new(unused_suppression::UnusedSuppression),
+        Box::new(allow_filtering_required::AllowFilteringRequired),
+        Box::new(allow_filtering::AllowFiltering),
+        Box::new(scatter_gather::ScatterGather),
+        Box::new(secondary_index_query::SecondaryIndexQuery),
+        Box::new(partition_keys_in_select::PartitionKeysInSelect),
+        Box::new(in_select_cartesian_product::InSelectCartesianProduct),
+        Box::new(fine_grained_partition_key::FineGrainedPartitionKey),
+        Box::new(batch_across_partitions::BatchAcrossPartitions),
+        Box::new(logged_batch_tables::LoggedBatchTables),
+        Box::new(user_timestamps::UserTimestamps),
+        Box::new(read_before_write_list_operations::ReadBeforeWriteListOperations),
+        Box::new(unbounded_partition::UnboundedPartition),
+        Box::new(hot_partition::HotPartition),
+        Box::new(high_cardinality_index::HighCardinalityIndex),
+        Box::new(compact_tables::CompactTables),
+        Box::new(materialized_views::MaterializedViews),
+        Box::new(query_not_served::QueryNotServed),
+        Box::new(simple_strategy::SimpleStrategy),
+        Box::new(minimum_replication_factor::MinimumReplicationFactor),
     ];
     rules.sort_by_key(|r| r.code());
     rules

@@ -313,10 +313,7 @@ fn selector_primary(i: Tokens<'_>) -> PResult<'_, Selector> {
                 .parse(i)?;
             (i, SelectorKind::CountStar)
         }
-        Some(TokenKind::Keyword(k)) if call && metadata_function(k).is_some() => metadata(
-            i,
-            metadata_function(k).unwrap_or(MetadataFunction::WriteTime),
-        )?,
+        Some(TokenKind::Keyword(k)) if call && metadata_function(k).is_some() => metadata(i)?,
         Some(TokenKind::Keyword(Keyword::Cast)) if call => selector_cast(i)?,
         k if is_function_start(i, k) => {
             let (i, name) = function_name(i)?;
@@ -340,9 +337,17 @@ fn selector_primary(i: Tokens<'_>) -> PResult<'_, Selector> {
     Ok((i, wrap(kind, i.span_since(start))))
 }
 
-fn metadata(i: Tokens<'_>, function: MetadataFunction) -> PResult<'_, SelectorKind> {
-    let (i, _) = (i.advance(1), ());
-    let (i, _) = tok(TokenKind::LParen)(i)?;
+/// `WRITETIME(c)`, `MAXWRITETIME(c)` or `TTL(c)`, with an optional element
+/// or field of the column.
+fn metadata(i: Tokens<'_>) -> PResult<'_, SelectorKind> {
+    let function = match i.peek_kind() {
+        Some(TokenKind::Keyword(k)) => metadata_function(k),
+        _ => None,
+    };
+    let Some(function) = function else {
+        return i.expected_class(Class::Name);
+    };
+    let (i, _) = tok(TokenKind::LParen)(i.advance(1))?;
     let (i, column) = name(i)?;
     let (i, sub) = match i.peek_kind() {
         Some(TokenKind::LBracket) => map(sub_element, Some).parse(i)?,

@@ -1,0 +1,17 @@
+//! One line per finding: `file:line:col: code name: message`.
+
+use crate::lint::Finding;
+
+/// The line of one finding (without a newline).
+pub fn line(finding: &Finding) -> String {
+    let l = &finding.location;
+    format!(
+        "{}:{}:{}: {} {}: {}",
+        l.file, l.line, l.column, finding.code, finding.name, finding.message
+    )
+}
+
+/// Every finding, one line each.
+pub fn render_all(findings: &[Finding]) -> String {
+    findings.iter().map(|f| line(f) + "\n").collect()
+}
