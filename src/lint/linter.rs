@@ -13,6 +13,7 @@ use crate::syntax::span::Span;
 use super::config::LintConfig;
 use super::finding::{Finding, Level, Location};
 use super::rules;
+use super::suggest::SuggestionCache;
 use super::suppress::Suppressions;
 use super::{ReadStatement, Rule, SchemaContext, StatementContext};
 
@@ -24,6 +25,7 @@ pub struct Linter {
     schema: Vec<ReadStatement>,
     queries: Vec<ReadStatement>,
     suppressions: Suppressions,
+    suggestions: SuggestionCache,
 }
 
 impl Linter {
@@ -42,6 +44,7 @@ impl Linter {
             schema: Vec::new(),
             queries: Vec::new(),
             suppressions: Suppressions::default(),
+            suggestions: SuggestionCache::default(),
         }
     }
 
@@ -116,8 +119,22 @@ impl Linter {
             statements: &self.schema,
             queries: &self.queries,
             config: &self.config,
+            suggestions: &self.suggestions,
+            generation: self.schema.len(),
         };
+        let files: Vec<&str> = self
+            .schema
+            .iter()
+            .chain(&self.queries)
+            .map(|r| r.file.as_str())
+            .collect();
         for rule in &self.rules {
+            let runs_somewhere = files
+                .iter()
+                .any(|file| self.config.is_enabled(rule.as_ref(), file));
+            if !runs_somewhere {
+                continue;
+            }
             let mut out = Vec::new();
             rule.check_schema(&cx, &mut out);
             findings.extend(
@@ -179,6 +196,8 @@ impl Linter {
             source: statement,
             plan,
             config: &self.config,
+            suggestions: &self.suggestions,
+            generation: self.schema.len(),
         };
         let mut findings = Vec::new();
         for rule in self

@@ -44,6 +44,18 @@ pub struct StatementContext<'a> {
     pub plan: Option<&'a Result<Plan, Error>>,
     /// The configuration (rule options).
     pub config: &'a LintConfig,
+    /// Suggestions worked out so far (see [`StatementContext::suggestion`]).
+    pub suggestions: &'a suggest::SuggestionCache,
+    /// Schema statements applied so far.
+    pub generation: usize,
+}
+
+impl StatementContext<'_> {
+    /// The query table that would serve this SELECT as a single-partition
+    /// read, when the query needs one.
+    pub fn suggestion(&self, select: &crate::syntax::ast::Select) -> Option<suggest::Suggestion> {
+        self.suggestions.get(self.generation, self.planner, select)
+    }
 }
 
 /// A statement read, with the file and place it came from.
@@ -67,6 +79,10 @@ pub struct SchemaContext<'a> {
     pub queries: &'a [ReadStatement],
     /// The configuration (rule options).
     pub config: &'a LintConfig,
+    /// Suggestions worked out so far.
+    pub suggestions: &'a suggest::SuggestionCache,
+    /// Schema statements applied in all.
+    pub generation: usize,
 }
 
 /// A lint rule. Implement it to add a rule of your own (see

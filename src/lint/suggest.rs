@@ -81,6 +81,17 @@ pub struct Suggestion {
 /// uses a relation a query table cannot carry over (`token(…)`, `LIKE`, map
 /// entries), or when its table cannot be resolved.
 pub fn suggest_query_table(planner: &PlanContext, select: &Select) -> Option<Suggestion> {
+    suggest_with_scratch(planner, select, &mut None)
+}
+
+/// [`suggest_query_table`], checking the suggestion on `scratch` (a schema
+/// holding only the table's keyspace, kept between calls for the same
+/// keyspace so that a lint of many queries builds it once).
+fn suggest_with_scratch(
+    planner: &PlanContext,
+    select: &Select,
+    scratch: &mut Option<PlanContext>,
+) -> Option<Suggestion> {
     if select.where_clause.is_empty() || !needs_query_table(planner, select) {
         return None;
     }
@@ -100,7 +111,7 @@ pub fn suggest_query_table(planner: &PlanContext, select: &Select) -> Option<Sug
         create_table,
         rewritten_query,
     };
-    serves_one_partition(planner, &suggestion).then_some(suggestion)
+    serves_one_partition(planner, &suggestion, scratch).then_some(suggestion)
 }
 
 /// Whether the query is one a query table should replace: refused, or
@@ -112,23 +123,75 @@ fn needs_query_table(planner: &PlanContext, select: &Select) -> bool {
     }
 }
 
-/// Checks a suggestion on a copy of the schema: the table is accepted and
-/// the rewritten query reads one partition.
-fn serves_one_partition(planner: &PlanContext, suggestion: &Suggestion) -> bool {
-    let mut scratch = planner.clone();
+/// Checks a suggestion on a scratch schema holding only the table's
+/// keyspace (its replication and types, none of its tables — copying a
+/// large schema for every suggestion would dominate linting): the table is
+/// accepted and the rewritten query reads one partition.
+fn serves_one_partition(
+    planner: &PlanContext,
+    suggestion: &Suggestion,
+    scratch: &mut Option<PlanContext>,
+) -> bool {
     let Ok(create) = crate::parse_statement(&suggestion.create_table) else {
+        return false;
+    };
+    let Statement::CreateTable(table) = &create else {
+        return false;
+    };
+    let Some(keyspace) = table
+        .name
+        .keyspace
+        .as_ref()
+        .map(|k| k.name.as_str())
+        .or(planner.keyspace.as_deref())
+    else {
+        return false;
+    };
+    let reusable = scratch
+        .as_ref()
+        .is_some_and(|s| s.keyspace.as_deref() == Some(keyspace));
+    if !reusable {
+        *scratch = scratch_context(planner, keyspace);
+    }
+    let Some(scratch) = scratch.as_mut() else {
         return false;
     };
     if scratch.apply_schema(&create).is_err() {
         return false;
     }
-    let Ok(query) = crate::parse_statement(&suggestion.rewritten_query) else {
-        return false;
-    };
-    matches!(
-        plan_statement(&scratch, &query).map(|plan| plan.class),
-        Ok(QueryClass::PointLookup | QueryClass::PartitionScan)
-    )
+    let serves = crate::parse_statement(&suggestion.rewritten_query).is_ok_and(|query| {
+        matches!(
+            plan_statement(scratch, &query).map(|plan| plan.class),
+            Ok(QueryClass::PointLookup | QueryClass::PartitionScan)
+        )
+    });
+    if let Some(ks) = scratch.catalog.keyspaces.get_mut(keyspace) {
+        ks.tables.shift_remove(&suggestion.table_name);
+    }
+    serves
+}
+
+/// A planning context with `keyspace` as `planner` has it, but empty.
+fn scratch_context(planner: &PlanContext, keyspace: &str) -> Option<PlanContext> {
+    let source = planner.catalog.keyspace(keyspace)?;
+    let mut catalog = crate::schema::Catalog::with_settings(planner.catalog.settings().clone());
+    catalog.keyspaces.insert(
+        keyspace.to_string(),
+        crate::schema::Keyspace {
+            name: source.name.clone(),
+            replication: source.replication.clone(),
+            durable_writes: source.durable_writes,
+            tables: crate::schema::NameMap::default(),
+            types: source.types.clone(),
+        },
+    );
+    Some(PlanContext {
+        catalog,
+        ring: planner.ring.clone(),
+        consistency: planner.consistency,
+        coordinator: planner.coordinator,
+        keyspace: Some(keyspace.to_string()),
+    })
 }
 
 /// A column of the query table that is not a column of the source table.
@@ -626,3 +689,47 @@ fn rewrite(select: &Select, shape: &Shape, design: &Design, keyspace: &str, name
 
 #[cfg(test)]
 mod tests;
+
+/// Suggestions already worked out: several rules ask about the same query
+/// (Q001–Q003 as the statement is read, M006 once everything is), and each
+/// answer costs a planning round on a scratch schema.
+#[derive(Debug, Default)]
+pub struct SuggestionCache {
+    known: std::cell::RefCell<std::collections::HashMap<String, Option<Suggestion>>>,
+    /// The scratch schema suggestions are checked on, and the generation it
+    /// was built at.
+    scratch: std::cell::RefCell<(usize, Option<PlanContext>)>,
+}
+
+impl SuggestionCache {
+    /// The suggestion for `select` with the schema at `generation` (the
+    /// number of schema statements applied so far, so a later table changes
+    /// the answer).
+    pub fn get(
+        &self,
+        generation: usize,
+        planner: &PlanContext,
+        select: &Select,
+    ) -> Option<Suggestion> {
+        let key = match (&select.from.keyspace, &planner.keyspace) {
+            (None, Some(keyspace)) => {
+                let mut qualified = select.clone();
+                qualified.from.keyspace = Some(crate::syntax::ast::Ident::new(keyspace.clone()));
+                format!("{generation}|{qualified}")
+            }
+            _ => format!("{generation}|{select}"),
+        };
+        if let Some(known) = self.known.borrow().get(&key) {
+            return known.clone();
+        }
+        let found = {
+            let mut scratch = self.scratch.borrow_mut();
+            if scratch.0 != generation {
+                *scratch = (generation, None);
+            }
+            suggest_with_scratch(planner, select, &mut scratch.1)
+        };
+        self.known.borrow_mut().insert(key, found.clone());
+        found
+    }
+}

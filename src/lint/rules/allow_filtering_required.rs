@@ -3,8 +3,6 @@
 use crate::planner::ALLOW_FILTERING_MESSAGE;
 use crate::syntax::ast::Statement;
 
-use super::super::suggest::suggest_query_table;
-
 use super::super::{Finding, Level, Rule, StatementContext};
 use super::finding;
 
@@ -79,7 +77,7 @@ pub(super) fn with_suggestion(cx: &StatementContext<'_>, f: &mut Finding) {
     let Statement::Select(select) = cx.statement else {
         return;
     };
-    if let Some(s) = suggest_query_table(cx.planner, select) {
+    if let Some(s) = cx.suggestion(select) {
         f.help = Some(s.help);
         f.suggestion = Some(format!("{}\n{}", s.create_table, s.rewritten_query));
     }

@@ -154,7 +154,7 @@ impl FineGrainedPartitionKey {
         why: &str,
     ) -> Finding {
         let message = format!(
-            "too many small partitions: {name} ({ty}) is in the partition key of {}, so reading {why} visits as many partitions",
+            "too many small partitions: {name} ({ty}) is in the partition key of {}, so reading {why} visits one partition per value of {name}",
             table.qualified_name()
         );
         let mut f = finding(self, cx, span, message);

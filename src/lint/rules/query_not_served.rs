@@ -2,7 +2,6 @@
 
 use std::collections::HashMap;
 
-use super::super::suggest::suggest_query_table;
 use super::super::{Finding, Level, ReadStatement, Rule, SchemaContext, StatementContext};
 use super::finding;
 use crate::planner::{plan_statement, QueryClass};
@@ -306,6 +305,8 @@ impl Rule for QueryNotServed {
                 source: &query.source,
                 plan: None,
                 config: cx.config,
+                suggestions: cx.suggestions,
+                generation: cx.generation,
             };
             let mut f = finding(
                 self,
@@ -316,7 +317,7 @@ impl Rule for QueryNotServed {
                     select.from.name.name
                 ),
             );
-            match suggest_query_table(cx.planner, &qualified) {
+            match scx.suggestion(&qualified) {
                 Some(suggestion) => {
                     f.help = Some(suggestion.help);
                     f.suggestion = Some(format!(
