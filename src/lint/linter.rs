@@ -80,6 +80,7 @@ impl Linter {
                     file: name.to_string(),
                     source: statement,
                     statement: parsed,
+                    planned: None,
                 }),
                 Err(error) => failures.push(error_finding(name, &statement, &error)),
             }
@@ -98,6 +99,9 @@ impl Linter {
         let statements = split_statements(text);
         let starts: Vec<(usize, usize)> = statements.iter().map(|s| (s.line, s.offset)).collect();
         self.suppressions.read(name, text, &starts);
+        // Statements are kept for the rules that run at the end; reserving
+        // once avoids copying a growing list of large entries.
+        self.queries.reserve(statements.len());
         let mut findings = Vec::new();
         for statement in statements {
             findings.extend(self.lint_statement(name, statement));
@@ -169,15 +173,18 @@ impl Linter {
                 file: name.to_string(),
                 source: statement,
                 statement: parsed,
+                planned: None,
             });
             return findings;
         }
         let plan = plan_statement(&self.planner, &parsed);
         let findings = self.ask_rules(name, &statement, &parsed, Some(&plan));
+        let class = plan.as_ref().ok().map(|p| p.class);
         self.queries.push(ReadStatement {
             file: name.to_string(),
             source: statement,
             statement: parsed,
+            planned: Some((self.schema.len(), class)),
         });
         findings
     }

@@ -51,10 +51,24 @@ pub struct StatementContext<'a> {
 }
 
 impl StatementContext<'_> {
+    fn key(&self) -> suggest::SuggestionKey<'_> {
+        suggest::SuggestionKey {
+            file: self.file,
+            offset: self.source.offset,
+            generation: self.generation,
+        }
+    }
+
     /// The query table that would serve this SELECT as a single-partition
     /// read, when the query needs one.
     pub fn suggestion(&self, select: &crate::syntax::ast::Select) -> Option<suggest::Suggestion> {
-        self.suggestions.get(self.generation, self.planner, select)
+        match self.plan {
+            Some(Ok(plan)) if plan.class != crate::planner::QueryClass::ScatterGather => None,
+            Some(_) => self
+                .suggestions
+                .get_needed(self.key(), self.planner, select),
+            None => self.suggestions.get(self.key(), self.planner, select),
+        }
     }
 }
 
@@ -67,6 +81,10 @@ pub struct ReadStatement {
     pub source: ScriptStatement,
     /// The statement.
     pub statement: Statement,
+    /// For a data statement: the number of schema statements applied when
+    /// it was planned, and its class (`None` when refused). Rules that run
+    /// at the end reuse it while the schema is still the same.
+    pub planned: Option<(usize, Option<crate::planner::QueryClass>)>,
 }
 
 /// What a rule sees once the whole schema is known.

@@ -1,7 +1,7 @@
 //! Query tables: for a SELECT that Cassandra refuses, that needs
 //! `ALLOW FILTERING`, or that asks every node, the table that would serve it
 //! as a single-partition read — the "one table per query" method of
-//! `seeds/000` (design the table from the query, denormalise, let the
+//! the column-family modelling method (design the table from the query, denormalise, let the
 //! partition key name the partition and the clustering columns order it).
 //!
 //! The table is derived from the query alone:
@@ -81,7 +81,50 @@ pub struct Suggestion {
 /// uses a relation a query table cannot carry over (`token(…)`, `LIKE`, map
 /// entries), or when its table cannot be resolved.
 pub fn suggest_query_table(planner: &PlanContext, select: &Select) -> Option<Suggestion> {
-    suggest_with_scratch(planner, select, &mut None)
+    if !needs_query_table(planner, select) {
+        return None;
+    }
+    suggest_with_scratch(planner, select, &mut Verifier::default())
+}
+
+/// Checks suggestions, remembering what it found: whether a suggested table
+/// serves its query depends on the table and the query's shape, not on the
+/// values in it, so queries that differ only in their literals are checked
+/// once. The scratch schema is kept while the keyspace stays the same.
+#[derive(Debug, Default)]
+struct Verifier {
+    scratch: Option<PlanContext>,
+    verified: std::collections::HashMap<String, bool>,
+}
+
+/// The query with every value replaced by a bind marker (IN lists keep
+/// their length: a one-value IN counts as `=`).
+fn shape_signature(select: &Select) -> String {
+    use crate::syntax::ast::{BindMarker, InValues, RelationKind, Term, TermKind};
+    let marker = |term: &mut Term| term.kind = TermKind::Marker(BindMarker::Anonymous);
+    let mut masked = select.clone();
+    for relation in &mut masked.where_clause {
+        match &mut relation.kind {
+            RelationKind::Compare { value, .. }
+            | RelationKind::Contains { value, .. }
+            | RelationKind::Like { value, .. }
+            | RelationKind::Token { value, .. }
+            | RelationKind::MultiCompare { value, .. } => marker(value),
+            RelationKind::MapEntry { key, value, .. } => {
+                marker(key);
+                marker(value);
+            }
+            RelationKind::In { values, .. } | RelationKind::MultiIn { values, .. } => {
+                if let InValues::List(items) = values {
+                    items.iter_mut().for_each(marker);
+                }
+            }
+            RelationKind::IsNotNull { .. } => {}
+        }
+    }
+    masked.limit.iter_mut().for_each(marker);
+    masked.per_partition_limit.iter_mut().for_each(marker);
+    masked.to_string()
 }
 
 /// [`suggest_query_table`], checking the suggestion on `scratch` (a schema
@@ -90,9 +133,9 @@ pub fn suggest_query_table(planner: &PlanContext, select: &Select) -> Option<Sug
 fn suggest_with_scratch(
     planner: &PlanContext,
     select: &Select,
-    scratch: &mut Option<PlanContext>,
+    verifier: &mut Verifier,
 ) -> Option<Suggestion> {
-    if select.where_clause.is_empty() || !needs_query_table(planner, select) {
+    if select.where_clause.is_empty() {
         return None;
     }
     let table = planner
@@ -111,7 +154,13 @@ fn suggest_with_scratch(
         create_table,
         rewritten_query,
     };
-    serves_one_partition(planner, &suggestion, scratch).then_some(suggestion)
+    let key = format!("{}|{}", suggestion.create_table, shape_signature(select));
+    if let Some(known) = verifier.verified.get(&key) {
+        return known.then_some(suggestion);
+    }
+    let serves = serves_one_partition(planner, &suggestion, &mut verifier.scratch);
+    verifier.verified.insert(key, serves);
+    serves.then_some(suggestion)
 }
 
 /// Whether the query is one a query table should replace: refused, or
@@ -690,46 +739,89 @@ fn rewrite(select: &Select, shape: &Shape, design: &Design, keyspace: &str, name
 #[cfg(test)]
 mod tests;
 
+/// Suggestions by file, then by (statement offset, schema generation).
+type KnownSuggestions = std::collections::HashMap<
+    String,
+    std::collections::HashMap<(usize, usize), Option<Suggestion>>,
+>;
+
 /// Suggestions already worked out: several rules ask about the same query
 /// (Q001–Q003 as the statement is read, M006 once everything is), and each
 /// answer costs a planning round on a scratch schema.
 #[derive(Debug, Default)]
 pub struct SuggestionCache {
-    known: std::cell::RefCell<std::collections::HashMap<String, Option<Suggestion>>>,
+    known: std::cell::RefCell<KnownSuggestions>,
     /// The scratch schema suggestions are checked on, and the generation it
     /// was built at.
-    scratch: std::cell::RefCell<(usize, Option<PlanContext>)>,
+    verifier: std::cell::RefCell<(usize, Verifier)>,
+}
+
+/// Which statement a suggestion is for: the file, the statement's byte
+/// offset in it, and the number of schema statements applied so far (a later
+/// table changes the answer).
+#[derive(Debug, Clone, Copy)]
+pub struct SuggestionKey<'a> {
+    /// The file.
+    pub file: &'a str,
+    /// The statement's offset in the file.
+    pub offset: usize,
+    /// Schema statements applied.
+    pub generation: usize,
 }
 
 impl SuggestionCache {
-    /// The suggestion for `select` with the schema at `generation` (the
-    /// number of schema statements applied so far, so a later table changes
-    /// the answer).
+    /// The suggestion for `select`, the statement `key` names.
     pub fn get(
         &self,
-        generation: usize,
+        key: SuggestionKey<'_>,
         planner: &PlanContext,
         select: &Select,
     ) -> Option<Suggestion> {
-        let key = match (&select.from.keyspace, &planner.keyspace) {
-            (None, Some(keyspace)) => {
-                let mut qualified = select.clone();
-                qualified.from.keyspace = Some(crate::syntax::ast::Ident::new(keyspace.clone()));
-                format!("{generation}|{qualified}")
-            }
-            _ => format!("{generation}|{select}"),
-        };
-        if let Some(known) = self.known.borrow().get(&key) {
-            return known.clone();
+        if let Some(known) = self.lookup(key) {
+            return known;
+        }
+        if !needs_query_table(planner, select) {
+            self.remember(key, None);
+            return None;
+        }
+        self.get_needed(key, planner, select)
+    }
+
+    /// [`SuggestionCache::get`] for a query already known to be refused or
+    /// to scatter (its plan is not made again).
+    pub fn get_needed(
+        &self,
+        key: SuggestionKey<'_>,
+        planner: &PlanContext,
+        select: &Select,
+    ) -> Option<Suggestion> {
+        if let Some(known) = self.lookup(key) {
+            return known;
         }
         let found = {
-            let mut scratch = self.scratch.borrow_mut();
-            if scratch.0 != generation {
-                *scratch = (generation, None);
+            let mut verifier = self.verifier.borrow_mut();
+            if verifier.0 != key.generation {
+                *verifier = (key.generation, Verifier::default());
             }
-            suggest_with_scratch(planner, select, &mut scratch.1)
+            suggest_with_scratch(planner, select, &mut verifier.1)
         };
-        self.known.borrow_mut().insert(key, found.clone());
+        self.remember(key, found.clone());
         found
+    }
+
+    fn lookup(&self, key: SuggestionKey<'_>) -> Option<Option<Suggestion>> {
+        self.known
+            .borrow()
+            .get(key.file)
+            .and_then(|by_place| by_place.get(&(key.offset, key.generation)))
+            .cloned()
+    }
+
+    fn remember(&self, key: SuggestionKey<'_>, found: Option<Suggestion>) {
+        self.known
+            .borrow_mut()
+            .entry(key.file.to_string())
+            .or_default()
+            .insert((key.offset, key.generation), found);
     }
 }

@@ -56,6 +56,9 @@ impl Suppressions {
     /// `ignore` covers the first statement that starts after it, given as
     /// `statement_starts` (line, byte offset) in file order.
     pub fn read(&mut self, file: &str, text: &str, statement_starts: &[(usize, usize)]) {
+        if !text.contains(PREFIX) {
+            return;
+        }
         for token in Lexer::new(text).filter(|t| t.kind == TokenKind::LineComment) {
             let comment = token.text(text);
             let body = comment.trim_start_matches(['-', '/']).trim_start();

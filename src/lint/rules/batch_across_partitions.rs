@@ -57,7 +57,7 @@ impl Rule for BatchAcrossPartitions {
          partitions.\n\n\
          ## References\n\n\
          `cassandra.yaml`: `unlogged_batch_across_partitions_warn_threshold`, \
-         `batch_size_warn_threshold`; Apache Cassandra documentation, *BATCH*; DEE-403.\n"
+         `batch_size_warn_threshold`; Apache Cassandra documentation, *BATCH*; the column-family modelling method.\n"
     }
     fn check_statement(&self, cx: &StatementContext<'_>, out: &mut Vec<Finding>) {
         let (Statement::Batch(batch), Some(Ok(plan))) = (cx.statement, cx.plan) else {

@@ -57,7 +57,7 @@ impl Rule for FineGrainedPartitionKey {
          AND reading_ts >= '2025-06-01T08:00:00Z' AND reading_ts < '2025-06-01T09:00:00Z';\n```\n\n\
          ## Options\n\nNone.\n\n\
          ## References\n\n\
-         DEE-403 (column-family modelling), *too many small partitions*; Apache Cassandra \
+         the column-family modelling method, *too many small partitions*; Apache Cassandra \
          documentation, *Data modeling: refining the model*; `examples/bad_designs.cql` §2.\n"
     }
     fn check_statement(&self, cx: &StatementContext<'_>, out: &mut Vec<Finding>) {

@@ -271,7 +271,7 @@ impl Rule for QueryNotServed {
          SELECT * FROM users WHERE email = 'alice@example.com' ALLOW FILTERING;\n```\n\n\
          ## Instead\n\n```cql\nCREATE TABLE users_by_email (email text, user_id uuid, name text, PRIMARY KEY (email, user_id));\n\
          SELECT * FROM users_by_email WHERE email = 'alice@example.com';\n```\n\n\
-         ## Options\n\nNone.\n\n## References\n\nDEE-403 (column-family modelling, `seeds/000`): design a table for \
+         ## Options\n\nNone.\n\n## References\n\nthe column-family modelling method: design a table for \
          each query pattern; Cassandra documentation, *Data modeling: query-driven design*.\n"
     }
     fn check_schema(&self, cx: &SchemaContext<'_>, out: &mut Vec<Finding>) {
@@ -282,14 +282,27 @@ impl Rule for QueryNotServed {
             let Some(keyspace) = keyspace_of(cx, query, &select.from) else {
                 continue;
             };
-            let mut qualified = select.clone();
-            qualified.from.keyspace = Some(Ident::new(keyspace.clone()));
-            let statement = Statement::Select(qualified.clone());
-            let how = match plan_statement(cx.planner, &statement) {
-                Ok(plan) if plan.class != QueryClass::ScatterGather => continue,
-                Ok(_) => "asks every node",
-                Err(_) => "is refused",
+            let qualify = || {
+                let mut qualified = select.clone();
+                qualified.from.keyspace = Some(Ident::new(keyspace.clone()));
+                qualified
             };
+            // The plan made when the query was read holds while no schema
+            // statement came after it and it resolved to the same keyspace.
+            let same_keyspace = select.from.keyspace.is_some()
+                || cx.planner.keyspace.as_deref() == Some(keyspace.as_str());
+            let class = match query.planned {
+                Some((generation, class)) if generation == cx.generation && same_keyspace => class,
+                _ => plan_statement(cx.planner, &Statement::Select(qualify()))
+                    .ok()
+                    .map(|plan| plan.class),
+            };
+            let how = match class {
+                Some(class) if class != QueryClass::ScatterGather => continue,
+                Some(_) => "asks every node",
+                None => "is refused",
+            };
+            let qualified = qualify();
             let Some(ks) = cx.planner.catalog.keyspace(&keyspace) else {
                 continue;
             };
@@ -317,7 +330,12 @@ impl Rule for QueryNotServed {
                     select.from.name.name
                 ),
             );
-            match scx.suggestion(&qualified) {
+            let key = crate::lint::suggest::SuggestionKey {
+                file: &query.file,
+                offset: query.source.offset,
+                generation: cx.generation,
+            };
+            match cx.suggestions.get_needed(key, cx.planner, &qualified) {
                 Some(suggestion) => {
                     f.help = Some(suggestion.help);
                     f.suggestion = Some(format!(

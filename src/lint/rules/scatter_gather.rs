@@ -46,7 +46,7 @@ impl Rule for ScatterGather {
          ## Options\n\nNone.\n\n\
          ## References\n\n\
          `DESIGN.md`, query classes; Apache Cassandra documentation, *Data modeling: \
-         refining the model*; DEE-403 (column-family modelling).\n"
+         refining the model*; the column-family modelling method.\n"
     }
     fn check_statement(&self, cx: &StatementContext<'_>, out: &mut Vec<Finding>) {
         let (Statement::Select(select), Some(Ok(plan))) = (cx.statement, cx.plan) else {

@@ -46,7 +46,7 @@ impl Rule for SecondaryIndexQuery {
          ## Options\n\nNone.\n\n\
          ## References\n\n\
          Cassandra guardrail `secondary_indexes_enabled`; Apache Cassandra documentation, \
-         *Secondary indexes* and *Storage-attached indexing*; DEE-403 (column-family modelling).\n"
+         *Secondary indexes* and *Storage-attached indexing*; the column-family modelling method.\n"
     }
     fn check_statement(&self, cx: &StatementContext<'_>, out: &mut Vec<Finding>) {
         let (Statement::Select(select), Some(Ok(plan))) = (cx.statement, cx.plan) else {

@@ -74,9 +74,14 @@ fn statement(i: Tokens<'_>) -> PResult<'_, Statement> {
 /// comment left open is kept so that [`lexical_error`] reports it, as
 /// Cassandra's lexer does, instead of it silently swallowing the rest.
 fn significant_tokens(text: &str) -> Vec<Token> {
-    super::lexer::Lexer::new(text)
-        .filter(|t| !matches!(t.kind, TokenKind::LineComment | TokenKind::BlockComment))
-        .collect()
+    // Statements average a token every five or six bytes: sizing the vector
+    // up front saves the repeated doubling of a collect from a filter.
+    let mut tokens = Vec::with_capacity(text.len() / 5 + 4);
+    tokens.extend(
+        super::lexer::Lexer::new(text)
+            .filter(|t| !matches!(t.kind, TokenKind::LineComment | TokenKind::BlockComment)),
+    );
+    tokens
 }
 
 /// Parses one statement. Trailing `;` are allowed; anything else after the
