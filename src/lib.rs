@@ -2,8 +2,28 @@
 //! of Apache Cassandra and ScyllaDB.
 //!
 //! The pipeline runs in stages, each knowing only those before it:
-//! [`syntax`] turns text into statements; later stages bind them to a schema,
-//! plan them the way a Cassandra coordinator would, and execute them.
+//! [`syntax`] turns text into statements; [`schema`] validates schema
+//! statements into a catalog; [`planner`] decides, without data, how a
+//! Cassandra coordinator would serve each query (or which error it would
+//! raise), on the simulated ring of [`cluster`]; [`lint`] judges data models
+//! and queries from those plans.
+//!
+//! ```
+//! use widerow::{plan, PlanContext, QueryClass};
+//!
+//! let mut ctx = PlanContext::new();
+//! for s in widerow::split_statements(
+//!     "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3};
+//!      USE ks;
+//!      CREATE TABLE t (k int, c int, v text, PRIMARY KEY (k, c));",
+//! ) {
+//!     ctx.apply_schema(&widerow::parse_statement(&s.text)?)?;
+//! }
+//! assert_eq!(plan(&ctx, "SELECT * FROM t WHERE k = 1 AND c = 2")?.class, QueryClass::PointLookup);
+//! let refused = plan(&ctx, "SELECT * FROM t WHERE v = 'x'").unwrap_err();
+//! assert!(refused.message().ends_with("use ALLOW FILTERING"));
+//! # Ok::<(), widerow::Error>(())
+//! ```
 
 pub mod cluster;
 pub mod diagnostic;
