@@ -123,14 +123,9 @@ impl Rule for HotPartition {
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::{Finding, Level, LintConfig, Linter};
+    use crate::lint::{Finding, Level, LintConfig};
 
-    fn lint_with(config: LintConfig, text: &str) -> Vec<Finding> {
-        let mut linter = Linter::new(config);
-        let mut findings = linter.lint_str("t.cql", text);
-        findings.extend(linter.finish());
-        findings
-    }
+    use super::super::testing::lint_with;
 
     fn lint(text: &str) -> Vec<Finding> {
         lint_with(

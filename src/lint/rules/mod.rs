@@ -130,3 +130,18 @@ pub(crate) fn unused_suppressions(
 pub fn level_name(level: Level) -> &'static str {
     level.as_str()
 }
+
+/// What rule tests share: linting a text with a configuration.
+#[cfg(test)]
+pub(crate) mod testing {
+    use crate::lint::{Finding, LintConfig, Linter};
+
+    /// Every finding of `text` (file `t.cql`) under `config`, those of the
+    /// end-of-lint rules included.
+    pub(crate) fn lint_with(config: LintConfig, text: &str) -> Vec<Finding> {
+        let mut linter = Linter::new(config);
+        let mut findings = linter.lint_str("t.cql", text);
+        findings.extend(linter.finish());
+        findings
+    }
+}

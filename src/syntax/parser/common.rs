@@ -276,3 +276,43 @@ pub(crate) fn properties(i: Tokens<'_>) -> PResult<'_, Vec<Property>> {
     }
     Ok((i, out))
 }
+
+/// What `{…}` held: a set (an empty `{}` included) or a map.
+pub(crate) enum Braced<T> {
+    Set(Vec<T>),
+    Map(Vec<(T, T)>),
+}
+
+/// The rest of `{…}` after its opening brace, with elements read by
+/// `element` (terms, or selectors), through the closing brace.
+pub(crate) fn braced<'a, T>(
+    i: Tokens<'a>,
+    element: fn(Tokens<'a>) -> PResult<'a, T>,
+) -> PResult<'a, Braced<T>> {
+    if let Ok((rest, _)) = tok(TokenKind::RBrace)(i) {
+        return Ok((rest, Braced::Set(Vec::new())));
+    }
+    let (mut i, first) = element(i)?;
+    if let Ok((rest, _)) = tok(TokenKind::Colon)(i) {
+        let (rest, value) = element(rest)?;
+        let mut entries = vec![(first, value)];
+        i = rest;
+        while let Ok((rest, _)) = tok(TokenKind::Comma)(i) {
+            let (rest, key) = element(rest)?;
+            let (rest, _) = tok(TokenKind::Colon)(rest)?;
+            let (rest, value) = element(rest)?;
+            entries.push((key, value));
+            i = rest;
+        }
+        let (i, _) = tok(TokenKind::RBrace)(i)?;
+        return Ok((i, Braced::Map(entries)));
+    }
+    let mut items = vec![first];
+    while let Ok((rest, _)) = tok(TokenKind::Comma)(i) {
+        let (rest, item) = element(rest)?;
+        items.push(item);
+        i = rest;
+    }
+    let (i, _) = tok(TokenKind::RBrace)(i)?;
+    Ok((i, Braced::Set(items)))
+}

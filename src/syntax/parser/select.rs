@@ -411,32 +411,14 @@ fn selector_hint_or_tuple(i: Tokens<'_>) -> PResult<'_, SelectorKind> {
 
 fn selector_braces(i: Tokens<'_>) -> PResult<'_, SelectorKind> {
     let (i, _) = tok(TokenKind::LBrace)(i)?;
-    if let Ok((rest, _)) = tok(TokenKind::RBrace)(i) {
-        return Ok((rest, SelectorKind::Set(Vec::new())));
-    }
-    let (mut i, first) = selector(i)?;
-    if let Ok((rest, _)) = tok(TokenKind::Colon)(i) {
-        let (rest, value) = selector(rest)?;
-        let mut entries = vec![(first, value)];
-        i = rest;
-        while let Ok((rest, _)) = tok(TokenKind::Comma)(i) {
-            let (rest, key) = selector(rest)?;
-            let (rest, _) = tok(TokenKind::Colon)(rest)?;
-            let (rest, value) = selector(rest)?;
-            entries.push((key, value));
-            i = rest;
-        }
-        let (i, _) = tok(TokenKind::RBrace)(i)?;
-        return Ok((i, SelectorKind::Map(entries)));
-    }
-    let mut items = vec![first];
-    while let Ok((rest, _)) = tok(TokenKind::Comma)(i) {
-        let (rest, item) = selector(rest)?;
-        items.push(item);
-        i = rest;
-    }
-    let (i, _) = tok(TokenKind::RBrace)(i)?;
-    Ok((i, SelectorKind::Set(items)))
+    let (i, braced) = super::common::braced(i, selector)?;
+    Ok((
+        i,
+        match braced {
+            super::common::Braced::Set(items) => SelectorKind::Set(items),
+            super::common::Braced::Map(entries) => SelectorKind::Map(entries),
+        },
+    ))
 }
 
 /// `WHERE relation AND relation …`, or nothing.

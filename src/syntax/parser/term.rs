@@ -250,35 +250,17 @@ fn list_literal(i: Tokens<'_>) -> PResult<'_, TermKind> {
 /// makes it a user-defined type value, since a map key is never a bare name.
 fn brace_literal(i: Tokens<'_>) -> PResult<'_, TermKind> {
     let (i, _) = tok(TokenKind::LBrace)(i)?;
-    if let Ok((rest, _)) = tok(TokenKind::RBrace)(i) {
-        return Ok((rest, TermKind::Set(Vec::new())));
-    }
     if is_name_token(i.peek_kind()) && i.peek_kind_at(1) == Some(TokenKind::Colon) {
         return udt_literal(i);
     }
-    let (mut i, first) = term(i)?;
-    if let Ok((rest, _)) = tok(TokenKind::Colon)(i) {
-        let (rest, value) = term(rest)?;
-        let mut entries = vec![(first, value)];
-        i = rest;
-        while let Ok((rest, _)) = tok(TokenKind::Comma)(i) {
-            let (rest, key) = term(rest)?;
-            let (rest, _) = tok(TokenKind::Colon)(rest)?;
-            let (rest, value) = term(rest)?;
-            entries.push((key, value));
-            i = rest;
-        }
-        let (i, _) = tok(TokenKind::RBrace)(i)?;
-        return Ok((i, TermKind::Map(entries)));
-    }
-    let mut items = vec![first];
-    while let Ok((rest, _)) = tok(TokenKind::Comma)(i) {
-        let (rest, item) = term(rest)?;
-        items.push(item);
-        i = rest;
-    }
-    let (i, _) = tok(TokenKind::RBrace)(i)?;
-    Ok((i, TermKind::Set(items)))
+    let (i, braced) = super::common::braced(i, term)?;
+    Ok((
+        i,
+        match braced {
+            super::common::Braced::Set(items) => TermKind::Set(items),
+            super::common::Braced::Map(entries) => TermKind::Map(entries),
+        },
+    ))
 }
 
 fn udt_literal(i: Tokens<'_>) -> PResult<'_, TermKind> {
