@@ -66,12 +66,12 @@ impl Rule for AllowFiltering {
                 plan.nodes.len()
             ),
             (true, false) => format!(
-                "ALLOW FILTERING scans every partition of {} on {} nodes and discards the rows where not {filter}",
+                "ALLOW FILTERING scans every partition of {} on {} nodes and keeps only the rows where {filter}",
                 plan.table,
                 plan.nodes.len()
             ),
             (false, _) => format!(
-                "ALLOW FILTERING reads whole partitions of {} and discards the rows where not {filter}",
+                "ALLOW FILTERING reads whole partitions of {} and keeps only the rows where {filter}",
                 plan.table
             ),
         };

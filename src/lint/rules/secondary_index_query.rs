@@ -73,7 +73,7 @@ impl Rule for SecondaryIndexQuery {
             .map_or(select.from.span, |r| r.span);
         let message = if plan.class == QueryClass::ScatterGather {
             format!(
-                "read through secondary index {index}: every node's local index is asked ({} nodes)",
+                "read through secondary index {index}: every token range is searched in its replicas' local indexes ({} nodes contacted)",
                 plan.nodes.len()
             )
         } else {
@@ -132,7 +132,7 @@ mod tests {
             ("secondary-index-query", "Q004", Level::Info)
         );
         assert!(
-            f.message.contains("t_v_idx: every node's local index"),
+            f.message.contains("t_v_idx: every token range is searched"),
             "{}",
             f.message
         );
