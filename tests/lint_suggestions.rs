@@ -25,6 +25,20 @@ fn example_files() -> Vec<PathBuf> {
     files
 }
 
+/// A suggestion to read a table the schema already has: the rewritten query
+/// reads it from one partition.
+fn check_reading_existing(ctx: &PlanContext, s: &Suggestion) -> Result<QueryClass, String> {
+    let rewritten = parse_statement(&s.rewritten_query)
+        .map_err(|e| format!("rewritten query does not parse: {}", e.message()))?;
+    let class = plan_statement(ctx, &rewritten)
+        .map_err(|e| format!("rewritten query refused: {}", e.message()))?
+        .class;
+    match class {
+        QueryClass::PointLookup | QueryClass::PartitionScan => Ok(class),
+        other => Err(format!("reading {} is {other}", s.table_name)),
+    }
+}
+
 /// Checks one suggestion; returns what is wrong with it.
 fn check(ctx: &PlanContext, original: &Select, s: &Suggestion) -> Result<QueryClass, String> {
     let keyspace = ctx
@@ -33,8 +47,17 @@ fn check(ctx: &PlanContext, original: &Select, s: &Suggestion) -> Result<QueryCl
         .map_err(|e| e.message().to_string())?
         .keyspace
         .clone();
-    if ctx.catalog.table(&keyspace, &s.table_name).is_some() {
-        return Err(format!("{} already exists", s.table_name));
+    let existing = s.create_table.is_empty();
+    if existing != ctx.catalog.table(&keyspace, &s.table_name).is_some() {
+        return Err(format!(
+            "{} exists: {}, but the suggestion {} it",
+            s.table_name,
+            !existing,
+            if existing { "reads" } else { "creates" }
+        ));
+    }
+    if existing {
+        return check_reading_existing(ctx, s);
     }
     if s.help.is_empty() || s.help.contains('\n') || !s.help.ends_with(&s.table_name) {
         return Err(format!(

@@ -68,10 +68,22 @@ pub struct Suggestion {
     pub table_name: String,
     /// One sentence: what to do.
     pub help: String,
-    /// `CREATE TABLE ks.name (…) [WITH CLUSTERING ORDER BY (…)];`
+    /// `CREATE TABLE ks.name (…) [WITH CLUSTERING ORDER BY (…)];`, or empty
+    /// when a table of the schema already serves the query.
     pub create_table: String,
     /// The query against the new table, ending with `;`.
     pub rewritten_query: String,
+}
+
+impl Suggestion {
+    /// The complete fix as CQL: the CREATE TABLE (if any), then the query.
+    pub fn script(&self) -> String {
+        if self.create_table.is_empty() {
+            self.rewritten_query.clone()
+        } else {
+            format!("{}\n{}", self.create_table, self.rewritten_query)
+        }
+    }
 }
 
 /// Proposes the table that would serve `select` from one partition, when the
@@ -144,6 +156,18 @@ fn suggest_with_scratch(
         .ok()?;
     let shape = Shape::read(table, select)?;
     let design = Design::new(table, select, &shape)?;
+    // A table the schema already has is the better answer — unless the new
+    // design adds a time bucket: the existing table then lacks it and is
+    // the unbounded partition the bucket is there to avoid.
+    if design.bucket.is_none() {
+        if let Some(existing) = planner
+            .catalog
+            .keyspace(&table.keyspace)
+            .and_then(|ks| super::rules::query_not_served::other_table_serving(ks, table, select))
+        {
+            return Some(read_existing(select, existing));
+        }
+    }
     let table_name = unique_name(planner, table, &design.partition_names());
     let create_table = design.create_table(&table.keyspace, &table_name);
     let rewritten_query = rewrite(select, &shape, &design, &table.keyspace, &table_name);
@@ -218,6 +242,27 @@ fn serves_one_partition(
         ks.tables.shift_remove(&suggestion.table_name);
     }
     serves
+}
+
+/// The suggestion to read a table the schema already has: no CREATE TABLE,
+/// the query rewritten against it.
+fn read_existing(select: &Select, existing: &Table) -> Suggestion {
+    let mut query = select.clone();
+    query.from = QualifiedName {
+        keyspace: Some(Ident::new(existing.keyspace.clone())),
+        name: Ident::new(existing.name.clone()),
+        span: Span::default(),
+    };
+    query.allow_filtering = false;
+    Suggestion {
+        table_name: existing.name.clone(),
+        help: format!(
+            "{} already serves this query from one partition: read it instead",
+            existing.qualified_name()
+        ),
+        create_table: String::new(),
+        rewritten_query: format!("{query};"),
+    }
 }
 
 /// A planning context with `keyspace` as `planner` has it, but empty.

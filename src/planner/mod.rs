@@ -18,6 +18,7 @@ mod select;
 pub use plan::{
     Direction, PartitionTarget, Partitions, Plan, QueryClass, StatementKind, TokenRange, TokenValue,
 };
+pub(crate) use select::selector_columns;
 pub use select::ALLOW_FILTERING_MESSAGE;
 
 use crate::cluster::{ConsistencyLevel, Coordinator, Ring};

@@ -78,8 +78,8 @@ pub(super) fn with_suggestion(cx: &StatementContext<'_>, f: &mut Finding) {
         return;
     };
     if let Some(s) = cx.suggestion(select) {
+        f.suggestion = Some(s.script());
         f.help = Some(s.help);
-        f.suggestion = Some(format!("{}\n{}", s.create_table, s.rewritten_query));
     }
 }
 

@@ -18,7 +18,7 @@ mod logged_batch_tables;
 mod materialized_views;
 mod minimum_replication_factor;
 mod partition_keys_in_select;
-mod query_not_served;
+pub(crate) mod query_not_served;
 mod read_before_write_list_operations;
 mod scatter_gather;
 mod secondary_index_query;

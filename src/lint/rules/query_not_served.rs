@@ -12,6 +12,31 @@ use crate::syntax::ast::{
 };
 use crate::syntax::span::Span;
 
+/// A table of `table`'s keyspace, other than `table`, that serves `select`
+/// as a single-partition read and holds every column it returns: the query
+/// should read it instead.
+pub(crate) fn other_table_serving<'a>(
+    keyspace: &'a crate::schema::Keyspace,
+    table: &Table,
+    select: &Select,
+) -> Option<&'a Table> {
+    let shape = Shape::read(select)?;
+    let returns_all = |t: &Table| match &select.selection {
+        SelectClause::Star => table.columns.keys().all(|c| t.columns.contains_key(c)),
+        SelectClause::Items(items) => {
+            let mut names = Vec::new();
+            for item in items {
+                crate::planner::selector_columns(&item.selector, &mut names);
+            }
+            names.iter().all(|n| t.columns.contains_key(&n.name))
+        }
+    };
+    keyspace
+        .tables
+        .values()
+        .find(|t| t.name != table.name && shape.served_by(t) && returns_all(t))
+}
+
 /// A SELECT that no table of the schema serves from one partition: the
 /// "one table per query" method asks for a table designed for it.
 pub struct QueryNotServed;
@@ -101,6 +126,14 @@ impl Shape {
     /// clustering prefix (equalities, then at most one slice), and ORDER BY
     /// follows its clustering order or its reverse.
     fn served_by(&self, table: &Table) -> bool {
+        // The partition key first: it rules out most tables at once.
+        if !table
+            .partition_key
+            .iter()
+            .all(|k| self.restrictions.get(k) == Some(&Restriction::Eq))
+        {
+            return false;
+        }
         let mentioned = self
             .restrictions
             .keys()
@@ -108,13 +141,6 @@ impl Shape {
             .chain(self.order_by.iter().map(|(c, _)| c))
             .chain(self.selected.iter());
         if mentioned.into_iter().any(|c| table.column(c).is_none()) {
-            return false;
-        }
-        if !table
-            .partition_key
-            .iter()
-            .all(|k| self.restrictions.get(k) == Some(&Restriction::Eq))
-        {
             return false;
         }
         // Clustering prefix: equalities, then one slice (single or
@@ -337,11 +363,8 @@ impl Rule for QueryNotServed {
             };
             match cx.suggestions.get_needed(key, cx.planner, &qualified) {
                 Some(suggestion) => {
+                    f.suggestion = Some(suggestion.script());
                     f.help = Some(suggestion.help);
-                    f.suggestion = Some(format!(
-                        "{}\n{}",
-                        suggestion.create_table, suggestion.rewritten_query
-                    ));
                 }
                 None => {
                     f.help = Some(
