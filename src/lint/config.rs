@@ -39,12 +39,12 @@ impl Default for LintConfig {
 
 /// Whether a selector (code, code prefix or name) names `rule`.
 pub fn selector_matches(selector: &str, rule: &dyn Rule) -> bool {
+    let code = rule.code();
     selector == rule.name()
         || (!selector.is_empty()
-            && rule
-                .code()
-                .to_ascii_uppercase()
-                .starts_with(&selector.to_ascii_uppercase()))
+            && code.len() >= selector.len()
+            && code.is_char_boundary(selector.len())
+            && code[..selector.len()].eq_ignore_ascii_case(selector))
 }
 
 /// A minimal glob: `*` matches any run of characters except `/`, `**`

@@ -26,6 +26,8 @@ pub struct Linter {
     queries: Vec<ReadStatement>,
     suppressions: Suppressions,
     suggestions: SuggestionCache,
+    /// For the file being read: whether each rule runs on it.
+    enabled: Option<(String, Vec<bool>)>,
 }
 
 impl Linter {
@@ -45,6 +47,7 @@ impl Linter {
             queries: Vec::new(),
             suppressions: Suppressions::default(),
             suggestions: SuggestionCache::default(),
+            enabled: None,
         }
     }
 
@@ -99,6 +102,13 @@ impl Linter {
         let statements = split_statements(text);
         let starts: Vec<(usize, usize)> = statements.iter().map(|s| (s.line, s.offset)).collect();
         self.suppressions.read(name, text, &starts);
+        // Which rules run here is decided once per file, not per statement.
+        let flags = self
+            .rules
+            .iter()
+            .map(|r| self.config.is_enabled(r.as_ref(), name))
+            .collect();
+        self.enabled = Some((name.to_string(), flags));
         // Statements are kept for the rules that run at the end; reserving
         // once avoids copying a growing list of large entries.
         self.queries.reserve(statements.len());
@@ -207,14 +217,15 @@ impl Linter {
             generation: self.schema.len(),
         };
         let mut findings = Vec::new();
-        for rule in self
-            .rules
-            .iter()
-            .filter(|r| self.config.is_enabled(r.as_ref(), name))
-        {
-            let mut out = Vec::new();
-            rule.check_statement(&cx, &mut out);
-            findings.extend(out);
+        let enabled = self.enabled.as_ref().filter(|(file, _)| file == name);
+        for (i, rule) in self.rules.iter().enumerate() {
+            let runs = match enabled {
+                Some((_, flags)) => flags.get(i).copied().unwrap_or(false),
+                None => self.config.is_enabled(rule.as_ref(), name),
+            };
+            if runs {
+                rule.check_statement(&cx, &mut findings);
+            }
         }
         findings
     }

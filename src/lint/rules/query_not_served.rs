@@ -1,6 +1,7 @@
 //! M006 `query-not-served`.
 
-use std::collections::HashMap;
+/// Names hashed fast: shapes are compared with every table of a keyspace.
+type HashMap<K, V> = rustc_hash::FxHashMap<K, V>;
 
 use super::super::{Finding, Level, ReadStatement, Rule, SchemaContext, StatementContext};
 use super::finding;
@@ -66,7 +67,7 @@ impl Shape {
     /// The shape of a query, or `None` when it uses a relation no primary key
     /// serves (`token(…)`, `CONTAINS`, `LIKE`, map entries, `!=`).
     fn read(select: &Select) -> Option<Shape> {
-        let mut restrictions = HashMap::new();
+        let mut restrictions = HashMap::default();
         let mut multi_slices = Vec::new();
         let mut put = |column: &Ident, r: Restriction| {
             let entry = restrictions.entry(column.name.clone()).or_insert(r);
@@ -223,23 +224,35 @@ impl Shape {
 /// The keyspace a query's table lives in: written, else the `USE` before
 /// it in its file, else the session's last keyspace, else the only keyspace
 /// with a table of that name.
+/// The `USE` statements of each file, in file order: (offset, keyspace).
+fn uses_by_file<'a>(cx: &'a SchemaContext<'_>) -> HashMap<&'a str, Vec<(usize, &'a str)>> {
+    let mut uses: HashMap<&str, Vec<(usize, &str)>> = HashMap::default();
+    for s in cx.statements {
+        if let Statement::Use(u) = &s.statement {
+            uses.entry(s.file.as_str())
+                .or_default()
+                .push((s.source.offset, u.keyspace.name.as_str()));
+        }
+    }
+    for list in uses.values_mut() {
+        list.sort_unstable();
+    }
+    uses
+}
+
 fn keyspace_of(
     cx: &SchemaContext<'_>,
+    uses: &HashMap<&str, Vec<(usize, &str)>>,
     query: &ReadStatement,
     name: &QualifiedName,
 ) -> Option<String> {
     if let Some(ks) = &name.keyspace {
         return Some(ks.name.clone());
     }
-    let used = cx
-        .statements
-        .iter()
-        .rev()
-        .filter(|s| s.file == query.file && s.source.offset < query.source.offset)
-        .find_map(|s| match &s.statement {
-            Statement::Use(u) => Some(u.keyspace.name.clone()),
-            _ => None,
-        });
+    let used = uses.get(query.file.as_str()).and_then(|list| {
+        let before = list.partition_point(|(offset, _)| *offset < query.source.offset);
+        before.checked_sub(1).map(|i| list[i].1.to_string())
+    });
     let has = |ks: &str| cx.planner.catalog.table(ks, &name.name.name).is_some();
     if let Some(ks) = used.filter(|ks| has(ks)) {
         return Some(ks);
@@ -301,11 +314,12 @@ impl Rule for QueryNotServed {
          each query pattern; Cassandra documentation, *Data modeling: query-driven design*.\n"
     }
     fn check_schema(&self, cx: &SchemaContext<'_>, out: &mut Vec<Finding>) {
+        let uses = uses_by_file(cx);
         for query in cx.queries {
             let Statement::Select(select) = &query.statement else {
                 continue;
             };
-            let Some(keyspace) = keyspace_of(cx, query, &select.from) else {
+            let Some(keyspace) = keyspace_of(cx, &uses, query, &select.from) else {
                 continue;
             };
             let qualify = || {
