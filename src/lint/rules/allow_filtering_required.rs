@@ -85,7 +85,7 @@ pub(super) fn with_suggestion(cx: &StatementContext<'_>, f: &mut Finding) {
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::{Finding, Level, LintConfig, Linter};
+    use crate::lint::{Finding, Level, LintConfig};
     use crate::planner::ALLOW_FILTERING_MESSAGE;
 
     const SCHEMA: &str = "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3};
@@ -93,12 +93,11 @@ mod tests {
         CREATE TABLE users (user_id uuid PRIMARY KEY, email text, country text);";
 
     fn lint(query: &str) -> Vec<Finding> {
-        let mut linter = Linter::new(LintConfig {
+        let config = LintConfig {
             select: vec!["Q001".into()],
             ..LintConfig::default()
-        });
-        assert!(linter.lint_str("schema.cql", SCHEMA).is_empty());
-        linter.lint_str("q.cql", query)
+        };
+        super::super::testing::lint_after_schema(config, SCHEMA, query)
     }
 
     #[test]

@@ -166,7 +166,7 @@ fn header_span(text: &str, batch: Span) -> Span {
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::{Finding, Level, LintConfig, Linter};
+    use crate::lint::{Finding, Level, LintConfig};
 
     const SCHEMA: &str = "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3};
         USE ks;
@@ -175,12 +175,11 @@ mod tests {
         CREATE TABLE events (k int, c int, v int, PRIMARY KEY (k, c));";
 
     fn lint(query: &str) -> Vec<Finding> {
-        let mut linter = Linter::new(LintConfig {
+        let config = LintConfig {
             select: vec!["W001".into()],
             ..LintConfig::default()
-        });
-        assert!(linter.lint_str("schema.cql", SCHEMA).is_empty());
-        linter.lint_str("q.cql", query)
+        };
+        super::super::testing::lint_after_schema(config, SCHEMA, query)
     }
 
     #[test]

@@ -154,19 +154,18 @@ fn distinct(terms: &[Term]) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::{Finding, Level, LintConfig, Linter};
+    use crate::lint::{Finding, Level, LintConfig};
 
     const SCHEMA: &str = "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3};
         USE ks;
         CREATE TABLE t (k int, c int, d int, v int, PRIMARY KEY (k, c, d));";
 
     fn lint_with(config: LintConfig, query: &str) -> Vec<Finding> {
-        let mut linter = Linter::new(LintConfig {
+        let config = LintConfig {
             select: vec!["Q006".into()],
             ..config
-        });
-        assert!(linter.lint_str("schema.cql", SCHEMA).is_empty());
-        linter.lint_str("q.cql", query)
+        };
+        super::super::testing::lint_after_schema(config, SCHEMA, query)
     }
 
     fn lint(query: &str) -> Vec<Finding> {

@@ -144,4 +144,12 @@ pub(crate) mod testing {
         findings.extend(linter.finish());
         findings
     }
+
+    /// The findings of `query` (file `q.cql`) under `config`, after `schema`
+    /// (file `schema.cql`) was read without findings.
+    pub(crate) fn lint_after_schema(config: LintConfig, schema: &str, query: &str) -> Vec<Finding> {
+        let mut linter = Linter::new(config);
+        assert!(linter.lint_str("schema.cql", schema).is_empty());
+        linter.lint_str("q.cql", query)
+    }
 }

@@ -127,7 +127,7 @@ fn cover(a: Span, b: Span) -> Span {
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::{Finding, Level, LintConfig, Linter};
+    use crate::lint::{Finding, Level, LintConfig};
 
     const SCHEMA: &str = "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3};
         USE ks;
@@ -135,12 +135,11 @@ mod tests {
         CREATE TABLE t2 (a int, b int, v int, PRIMARY KEY ((a, b)));";
 
     fn lint_with(config: LintConfig, query: &str) -> Vec<Finding> {
-        let mut linter = Linter::new(LintConfig {
+        let config = LintConfig {
             select: vec!["Q005".into()],
             ..config
-        });
-        assert!(linter.lint_str("schema.cql", SCHEMA).is_empty());
-        linter.lint_str("q.cql", query)
+        };
+        super::super::testing::lint_after_schema(config, SCHEMA, query)
     }
 
     fn lint(query: &str) -> Vec<Finding> {

@@ -142,19 +142,18 @@ fn is_list(table: &Table, name: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::{Finding, Level, LintConfig, Linter};
+    use crate::lint::{Finding, Level, LintConfig};
 
     const SCHEMA: &str = "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3};
         USE ks;
         CREATE TABLE p (id int PRIMARY KEY, songs list<text>, tags set<text>, m map<int, text>);";
 
     fn lint(query: &str) -> Vec<Finding> {
-        let mut linter = Linter::new(LintConfig {
+        let config = LintConfig {
             select: vec!["W004".into()],
             ..LintConfig::default()
-        });
-        assert!(linter.lint_str("schema.cql", SCHEMA).is_empty());
-        linter.lint_str("q.cql", query)
+        };
+        super::super::testing::lint_after_schema(config, SCHEMA, query)
     }
 
     #[test]

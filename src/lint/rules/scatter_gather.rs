@@ -79,7 +79,7 @@ impl Rule for ScatterGather {
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::{Finding, Level, LintConfig, Linter};
+    use crate::lint::{Finding, Level, LintConfig};
 
     const SCHEMA: &str = "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3};
         USE ks;
@@ -87,12 +87,11 @@ mod tests {
         CREATE INDEX users_email_idx ON users (email);";
 
     fn lint(query: &str) -> Vec<Finding> {
-        let mut linter = Linter::new(LintConfig {
+        let config = LintConfig {
             select: vec!["scatter-gather".into()],
             ..LintConfig::default()
-        });
-        assert!(linter.lint_str("schema.cql", SCHEMA).is_empty());
-        linter.lint_str("q.cql", query)
+        };
+        super::super::testing::lint_after_schema(config, SCHEMA, query)
     }
 
     #[test]
