@@ -11,33 +11,12 @@
 
 use std::collections::BTreeMap;
 
+use widerow::schema::ddl::TABLE_OPTIONS;
 use widerow::syntax::ast::{Statement, TableOption};
 use widerow::{parse_statement, split_statements};
 
 const FIXTURE: &str = include_str!("describe_schema/cassandra_5_0.cql");
 
-/// The options Cassandra 5.0 prints for every table, in its order.
-const TABLE_OPTIONS: [&str; 19] = [
-    "additional_write_policy",
-    "allow_auto_snapshot",
-    "bloom_filter_fp_chance",
-    "caching",
-    "cdc",
-    "comment",
-    "compaction",
-    "compression",
-    "memtable",
-    "crc_check_chance",
-    "default_time_to_live",
-    "extensions",
-    "gc_grace_seconds",
-    "incremental_backups",
-    "max_index_interval",
-    "memtable_flush_period_in_ms",
-    "min_index_interval",
-    "read_repair",
-    "speculative_retry",
-];
 
 /// The property names of `options`, in order.
 fn property_names(options: &[TableOption]) -> Vec<&str> {
