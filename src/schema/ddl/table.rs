@@ -103,6 +103,58 @@ struct PrimaryKeyColumns<'a> {
     clustering: Vec<&'a Ident>,
 }
 
+/// The WITH clause of CREATE TABLE or CREATE MATERIALIZED VIEW, sorted.
+pub(super) struct WithOptions<'a> {
+    /// `CLUSTERING ORDER BY` items, in the order written.
+    pub(super) clustering_order: Vec<(&'a Ident, Order)>,
+    /// `COMPACT STORAGE` was given.
+    pub(super) compact_storage: bool,
+    /// `name = value` properties.
+    pub(super) properties: Vec<&'a Property>,
+}
+
+/// Sorts `options`, refusing a column named twice in CLUSTERING ORDER BY
+/// (the message names the `object` kind and its name as `written`), and
+/// COMPACT STORAGE where `compact_refused` gives the error for it.
+pub(super) fn sort_options<'a>(
+    options: &'a [TableOption],
+    object: &str,
+    written: &str,
+    compact_refused: Option<&dyn Fn() -> Error>,
+) -> Result<WithOptions<'a>, Error> {
+    let mut sorted = WithOptions {
+        clustering_order: Vec::new(),
+        compact_storage: false,
+        properties: Vec::new(),
+    };
+    for option in options {
+        match option {
+            TableOption::ClusteringOrder(items) => {
+                for (column, order) in items {
+                    if sorted
+                        .clustering_order
+                        .iter()
+                        .any(|(c, _)| c.name == column.name)
+                    {
+                        return Err(ire(format!(
+                            "Duplicate column '{}' in CLUSTERING ORDER BY clause for {object} '{written}'",
+                            column.name
+                        ))
+                        .with_span(column.span));
+                    }
+                    sorted.clustering_order.push((column, *order));
+                }
+            }
+            TableOption::CompactStorage => match compact_refused {
+                Some(refusal) => return Err(refusal()),
+                None => sorted.compact_storage = true,
+            },
+            TableOption::Property(p) => sorted.properties.push(p),
+        }
+    }
+    Ok(sorted)
+}
+
 impl Catalog {
     /// `CREATE TABLE`.
     pub(super) fn create_table(
@@ -153,27 +205,11 @@ impl Catalog {
                 }
             }
         }
-        let mut clustering_order: Vec<(&Ident, Order)> = Vec::new();
-        let mut compact_storage = false;
-        let mut properties: Vec<&Property> = Vec::new();
-        for option in &s.options {
-            match option {
-                TableOption::ClusteringOrder(items) => {
-                    for (column, order) in items {
-                        if clustering_order.iter().any(|(c, _)| c.name == column.name) {
-                            return Err(ire(format!(
-                                "Duplicate column '{}' in CLUSTERING ORDER BY clause for table '{written}'",
-                                column.name
-                            ))
-                            .with_span(column.span));
-                        }
-                        clustering_order.push((column, *order));
-                    }
-                }
-                TableOption::CompactStorage => compact_storage = true,
-                TableOption::Property(p) => properties.push(p),
-            }
-        }
+        let WithOptions {
+            clustering_order,
+            compact_storage,
+            properties,
+        } = sort_options(&s.options, "table", &written, None)?;
 
         // Prepare.
         let keyspace = keyspace_for(&s.name, current)?;

@@ -18,7 +18,7 @@ use super::super::table::{Column, ColumnKind, Table, ViewDefinition};
 use super::options::{
     build_params, check_table_properties, default_options, merge_options, Props, TableParams,
 };
-use super::table::check_table_name;
+use super::table::{check_table_name, sort_options, WithOptions};
 use super::{
     check_modifiable, config, ire, keyspace_for, quote, table_display, table_exists, written_name,
     SchemaChange, SchemaObject,
@@ -58,31 +58,15 @@ impl Catalog {
         current: Option<&str>,
     ) -> Result<SchemaChange, Error> {
         let written = written_name(&s.name);
-        let mut clustering_order: Vec<(&Ident, Order)> = Vec::new();
-        let mut properties: Vec<&Property> = Vec::new();
-        for option in &s.options {
-            match option {
-                TableOption::ClusteringOrder(items) => {
-                    for (column, order) in items {
-                        if clustering_order.iter().any(|(c, _)| c.name == column.name) {
-                            return Err(ire(format!(
-                                "Duplicate column '{}' in CLUSTERING ORDER BY clause for view '{written}'",
-                                column.name
-                            ))
-                            .with_span(column.span));
-                        }
-                        clustering_order.push((column, *order));
-                    }
-                }
-                TableOption::CompactStorage => {
-                    return Err(Error::syntax(
-                        "COMPACT STORAGE tables are not allowed starting with version 4.0",
-                    )
-                    .with_span(s.span));
-                }
-                TableOption::Property(p) => properties.push(p),
-            }
-        }
+        let refuse_compact = || {
+            Error::syntax("COMPACT STORAGE tables are not allowed starting with version 4.0")
+                .with_span(s.span)
+        };
+        let WithOptions {
+            clustering_order,
+            properties,
+            ..
+        } = sort_options(&s.options, "view", &written, Some(&refuse_compact))?;
 
         // Prepare.
         let keyspace = keyspace_for(&s.name, current)?.to_string();
