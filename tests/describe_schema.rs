@@ -17,7 +17,6 @@ use widerow::{parse_statement, split_statements};
 
 const FIXTURE: &str = include_str!("describe_schema/cassandra_5_0.cql");
 
-
 /// The property names of `options`, in order.
 fn property_names(options: &[TableOption]) -> Vec<&str> {
     options
