@@ -28,8 +28,10 @@
 pub mod cluster;
 pub mod diagnostic;
 pub mod error;
+pub mod exec;
 pub mod lint;
 pub mod planner;
+pub mod render;
 pub mod schema;
 pub mod syntax;
 pub mod types;

@@ -22,6 +22,7 @@ mod json;
 mod number;
 mod order;
 pub mod serialize;
+pub mod timeuuid;
 pub mod value;
 
 pub use coerce::coerce;

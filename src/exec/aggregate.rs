@@ -1,0 +1,1 @@
+//! Aggregate functions (count, min, max, sum, avg) as accumulators.

@@ -1,0 +1,1 @@
+//! Native scalar functions, CAST and selector arithmetic.

@@ -1,0 +1,98 @@
+//! What executing a statement returns: a [`ResultSet`] with Cassandra's
+//! result shape, plus what widerow adds (the query class and [`Metrics`]).
+
+use serde::Serialize;
+
+use crate::planner::{Plan, QueryClass};
+use crate::types::{DataType, Value};
+
+/// Whether a statement returned rows or just succeeded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ResultKind {
+    /// A result with columns and rows (a SELECT, or an LWT's `[applied]` row).
+    Rows,
+    /// No result table: a write, a schema change, `USE`.
+    Ok,
+}
+
+/// One column of a result: its header as cqlsh shows it and its type.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ColumnSpec {
+    /// The header: the column name, the alias, or the selector as Cassandra
+    /// names it (`count`, `system.max(v)`, `writetime(v)`, `[applied]`).
+    pub name: String,
+    /// Its type (a selector's return type).
+    pub data_type: DataType,
+}
+
+/// The cost of an executed statement, as the simulated cluster saw it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Metrics {
+    /// Partitions read or written.
+    pub partitions_touched: u64,
+    /// Live rows looked at (before filtering, LIMIT and aggregation).
+    pub rows_scanned: u64,
+    /// Rows in the result.
+    pub rows_returned: u64,
+    /// The nodes the coordinator contacted, from the plan's routing.
+    pub nodes_contacted: Vec<String>,
+}
+
+/// The result of one statement.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResultSet {
+    /// Rows or plain success.
+    pub kind: ResultKind,
+    /// The class of a planned statement (reads and writes); `None` for
+    /// schema statements.
+    pub class: Option<QueryClass>,
+    /// The columns, in result order (empty for [`ResultKind::Ok`]).
+    pub columns: Vec<ColumnSpec>,
+    /// The rows, each with one value per column (`Value::Null` for null).
+    pub rows: Vec<Vec<Value>>,
+    /// Warnings the statement raised: Cassandra's client warnings (an
+    /// aggregation without a partition key, a large unlogged batch) and
+    /// widerow's large or hot partition warnings.
+    pub warnings: Vec<String>,
+    /// What the statement cost.
+    pub metrics: Metrics,
+    /// The plan the statement ran with (`None` for schema statements).
+    pub plan: Option<Plan>,
+}
+
+impl ResultSet {
+    /// A success without rows.
+    pub fn ok() -> ResultSet {
+        ResultSet {
+            kind: ResultKind::Ok,
+            class: None,
+            columns: Vec::new(),
+            rows: Vec::new(),
+            warnings: Vec::new(),
+            metrics: Metrics::default(),
+            plan: None,
+        }
+    }
+
+    /// A result table with `columns` and `rows`.
+    pub fn rows(columns: Vec<ColumnSpec>, rows: Vec<Vec<Value>>) -> ResultSet {
+        ResultSet {
+            kind: ResultKind::Rows,
+            columns,
+            rows,
+            ..ResultSet::ok()
+        }
+    }
+
+    /// The column names, in order.
+    pub fn column_names(&self) -> Vec<&str> {
+        self.columns.iter().map(|c| c.name.as_str()).collect()
+    }
+
+    /// The value of column `name` in row `row`, if both exist.
+    pub fn get(&self, row: usize, name: &str) -> Option<&Value> {
+        let column = self.columns.iter().position(|c| c.name == name)?;
+        self.rows.get(row)?.get(column)
+    }
+}
