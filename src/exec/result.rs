@@ -17,7 +17,7 @@ pub enum ResultKind {
 }
 
 /// One column of a result: its header as cqlsh shows it and its type.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ColumnSpec {
     /// The header: the column name, the alias, or the selector as Cassandra
     /// names it (`count`, `system.max(v)`, `writetime(v)`, `[applied]`).
