@@ -33,6 +33,7 @@ pub mod lint;
 pub mod planner;
 pub mod render;
 pub mod schema;
+pub mod storage;
 pub mod syntax;
 pub mod types;
 

@@ -154,7 +154,7 @@ fn ends_in_string_tuple(term: &Term) -> bool {
 pub fn in_values(item: BoxedStrategy<Term>) -> BoxedStrategy<InValues> {
     prop_oneof![
         3 => few(item, 4).prop_map(InValues::List),
-        1 => marker().prop_map(InValues::Marker),
+        1 => marker().prop_map(|m| InValues::Marker(node(TermKind::Marker(m)))),
     ]
     .boxed()
 }

@@ -3,7 +3,7 @@
 
 use super::super::span::Span;
 use super::ddl::Order;
-use super::expr::{BindMarker, Ident, QualifiedName, Selector, Term};
+use super::expr::{Ident, QualifiedName, Selector, Term};
 
 /// A comparison operator in a relation or condition.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
@@ -49,8 +49,9 @@ impl Operator {
 pub enum InValues {
     /// `IN (a, b, …)` (possibly empty).
     List(Vec<Term>),
-    /// `IN ?` — the whole list bound at execution.
-    Marker(BindMarker),
+    /// `IN ?` — the whole list bound at execution: a marker term, so it
+    /// has a position like every other marker.
+    Marker(Term),
 }
 
 /// One restriction of a WHERE clause.

@@ -14,7 +14,7 @@ use super::super::ast::{
 use super::super::keyword::Keyword;
 use super::super::lexer::TokenKind;
 use super::super::span::Span;
-use super::common::{at_kw, bind_marker, is_name_token, kw, name, qualified_name, tok};
+use super::common::{at_kw, is_name_token, kw, name, qualified_name, tok};
 use super::input::{attempt, Class, ExpectedSet, PResult, Tokens};
 use super::term::{
     function_name, hint_type, integer_or_marker, is_function_start, native_type, starts_term, term,
@@ -466,7 +466,7 @@ pub(crate) fn operator(i: Tokens<'_>) -> PResult<'_, Operator> {
 /// `IN (…)` or `IN ?` after the IN keyword.
 pub(crate) fn in_values(i: Tokens<'_>) -> PResult<'_, InValues> {
     if matches!(i.peek_kind(), Some(TokenKind::Question | TokenKind::Colon)) {
-        return map(bind_marker, InValues::Marker).parse(i);
+        return map(super::term::simple_term, InValues::Marker).parse(i);
     }
     let (i, _) = tok(TokenKind::LParen)(i)?;
     let (i, values) = separated_list0(tok(TokenKind::Comma), term).parse(i)?;

@@ -1,0 +1,196 @@
+//! Cells: one column's value in one row, with the time it was written and
+//! when it expires — what Cassandra's last-write-wins reconciliation needs.
+
+use crate::types::Value;
+
+/// When a cell written `USING TTL` stops being live.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Expiry {
+    /// The TTL it was written with, in seconds (what `ttl()` counts down from).
+    pub ttl: i32,
+    /// The second (since the epoch) from which it is dead.
+    pub expires_at: i64,
+}
+
+impl Expiry {
+    /// An expiry `ttl` seconds after `now_secs`; `None` for a TTL of 0.
+    pub fn after(ttl: i32, now_secs: i64) -> Option<Expiry> {
+        (ttl > 0).then(|| Expiry {
+            ttl,
+            expires_at: now_secs + i64::from(ttl),
+        })
+    }
+
+    /// Whether it has passed at `now_secs`.
+    pub fn has_passed(&self, now_secs: i64) -> bool {
+        now_secs >= self.expires_at
+    }
+}
+
+/// A written value, or a tombstone (`value: None`), with its write time.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cell {
+    /// The value; `None` for a deletion.
+    pub value: Option<Value>,
+    /// Write time, microseconds since the epoch.
+    pub timestamp: i64,
+    /// When it expires, if written with a TTL.
+    pub expiry: Option<Expiry>,
+}
+
+impl Cell {
+    /// A live value.
+    pub fn live(value: Value, timestamp: i64, expiry: Option<Expiry>) -> Cell {
+        Cell {
+            value: Some(value),
+            timestamp,
+            expiry,
+        }
+    }
+
+    /// A deletion at `timestamp`.
+    pub fn tombstone(timestamp: i64) -> Cell {
+        Cell {
+            value: None,
+            timestamp,
+            expiry: None,
+        }
+    }
+
+    /// The value if the cell is live at `now_secs`.
+    pub fn live_value(&self, now_secs: i64) -> Option<&Value> {
+        match (&self.value, self.expiry) {
+            (Some(_), Some(e)) if e.has_passed(now_secs) => None,
+            (value, _) => value.as_ref(),
+        }
+    }
+
+    /// Whether `self`, arriving, replaces `existing` under Cassandra's
+    /// reconciliation (`Cells.reconcile`): the higher timestamp wins; on a
+    /// tie a dead cell beats a live one, and between live cells the greater
+    /// serialized value wins, then the one expiring later.
+    pub fn supersedes(&self, existing: &Cell, now_secs: i64) -> bool {
+        if self.timestamp != existing.timestamp {
+            return self.timestamp > existing.timestamp;
+        }
+        let (mine, theirs) = (self.live_value(now_secs), existing.live_value(now_secs));
+        match (mine, theirs) {
+            (None, Some(_)) => true,
+            (Some(_), None) => false,
+            (None, None) => self.deletion_time() > existing.deletion_time(),
+            (Some(a), Some(b)) => {
+                let (a, b) = (a.serialize().unwrap_or_default(), b.serialize().unwrap_or_default());
+                match a.cmp(&b) {
+                    std::cmp::Ordering::Equal => self.deletion_time() > existing.deletion_time(),
+                    order => order.is_gt(),
+                }
+            }
+        }
+    }
+
+    fn deletion_time(&self) -> i64 {
+        self.expiry.map_or(i64::MAX, |e| e.expires_at)
+    }
+}
+
+/// The liveness marker an INSERT writes: the row exists while it is live,
+/// even with every regular column null.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Liveness {
+    /// Write time, microseconds.
+    pub timestamp: i64,
+    /// Expiry of an INSERT written with a TTL.
+    pub expiry: Option<Expiry>,
+}
+
+impl Liveness {
+    /// Whether the marker keeps the row alive at `now_secs`.
+    pub fn is_live(&self, now_secs: i64) -> bool {
+        self.expiry.is_none_or(|e| !e.has_passed(now_secs))
+    }
+}
+
+/// One element of a non-frozen collection: a list position, a set member
+/// or a map entry, each reconciled on its own as in Cassandra.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Element {
+    /// The list position key, the set member or the map key.
+    pub key: Value,
+    /// The cell: for a set member its value is `Value::Null`; for a list
+    /// element or a map entry the element's value.
+    pub cell: Cell,
+}
+
+/// A non-frozen collection's cells: a collection-wide deletion time and the
+/// elements, sorted by key.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Collection {
+    /// Elements written at or before this time are deleted (a whole
+    /// collection overwrite deletes at its timestamp − 1).
+    pub deleted_at: Option<i64>,
+    /// The elements, sorted by key, tombstones included.
+    pub elements: Vec<Element>,
+}
+
+impl Collection {
+    /// Writes one element cell, reconciling with what is there.
+    pub fn write(&mut self, key: Value, cell: Cell, now_secs: i64) {
+        if self.deleted_at.is_some_and(|d| cell.timestamp <= d) {
+            return;
+        }
+        match self.elements.binary_search_by(|e| e.key.cmp(&key)) {
+            Ok(i) => {
+                if cell.supersedes(&self.elements[i].cell, now_secs) {
+                    self.elements[i].cell = cell;
+                }
+            }
+            Err(i) => self.elements.insert(i, Element { key, cell }),
+        }
+    }
+
+    /// Deletes everything written at or before `timestamp`.
+    pub fn delete_at(&mut self, timestamp: i64) {
+        if self.deleted_at.is_none_or(|d| d < timestamp) {
+            self.deleted_at = Some(timestamp);
+        }
+        self.elements.retain(|e| e.cell.timestamp > timestamp);
+    }
+
+    /// The live elements at `now_secs`.
+    pub fn live(&self, now_secs: i64) -> impl Iterator<Item = (&Value, &Value)> + '_ {
+        self.elements
+            .iter()
+            .filter_map(move |e| e.cell.live_value(now_secs).map(|v| (&e.key, v)))
+    }
+
+    /// The latest write time among live elements.
+    pub fn max_timestamp(&self, now_secs: i64) -> Option<i64> {
+        self.elements
+            .iter()
+            .filter(|e| e.cell.live_value(now_secs).is_some())
+            .map(|e| e.cell.timestamp)
+            .max()
+    }
+}
+
+/// What a row holds for one column.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Slot {
+    /// A single cell (any frozen or scalar type, counters).
+    Cell(Cell),
+    /// A non-frozen list, set or map.
+    Collection(Collection),
+}
+
+impl Slot {
+    /// Drops what a deletion at `timestamp` covers; false if nothing is left.
+    pub fn purge(&mut self, timestamp: i64) -> bool {
+        match self {
+            Slot::Cell(c) => c.timestamp > timestamp,
+            Slot::Collection(c) => {
+                c.delete_at(timestamp);
+                true
+            }
+        }
+    }
+}

@@ -1,0 +1,130 @@
+//! Keys that order storage: partitions by token (then key bytes), rows by
+//! their clustering values honouring each column's ASC or DESC.
+
+use std::cmp::Ordering;
+
+use crate::types::Value;
+
+/// Where a partition sits on the ring: ordered by Murmur3 token, ties by
+/// the serialized key's bytes — the order of a full scan in Cassandra.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PartitionPosition {
+    /// The Murmur3 token.
+    pub token: i64,
+    /// The serialized partition key.
+    pub key: Box<[u8]>,
+}
+
+/// Where a clustering key sits relative to the keys it is a prefix of:
+/// stored keys are [`Bound::Exact`]; `Before`/`After` make a prefix compare
+/// below or above every key that starts with it, for range reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bound {
+    /// Below every key with this prefix.
+    Before,
+    /// A key itself.
+    Exact,
+    /// Above every key with this prefix.
+    After,
+}
+
+/// A row's clustering values with the table's per-column direction.
+#[derive(Debug, Clone)]
+pub struct ClusteringKey {
+    values: Box<[Value]>,
+    descending: u32,
+    bound: Bound,
+}
+
+impl ClusteringKey {
+    /// The key of a stored row. `descending` has bit `i` set when clustering
+    /// column `i` is DESC.
+    pub fn exact(values: impl Into<Box<[Value]>>, descending: u32) -> ClusteringKey {
+        ClusteringKey {
+            values: values.into(),
+            descending,
+            bound: Bound::Exact,
+        }
+    }
+
+    /// A bound for range reads: `values` is a prefix.
+    pub fn bound(values: impl Into<Box<[Value]>>, descending: u32, bound: Bound) -> ClusteringKey {
+        ClusteringKey {
+            values: values.into(),
+            descending,
+            bound,
+        }
+    }
+
+    /// The clustering values.
+    pub fn values(&self) -> &[Value] {
+        &self.values
+    }
+
+    fn tie_rank(&self, longer: bool) -> i8 {
+        match self.bound {
+            Bound::Before => -1,
+            Bound::After => 1,
+            Bound::Exact if longer => 0,
+            Bound::Exact => -1,
+        }
+    }
+}
+
+impl PartialEq for ClusteringKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for ClusteringKey {}
+
+impl PartialOrd for ClusteringKey {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for ClusteringKey {
+    fn cmp(&self, other: &Self) -> Ordering {
+        for (i, (a, b)) in self.values.iter().zip(other.values.iter()).enumerate() {
+            let order = a.cmp(b);
+            if order != Ordering::Equal {
+                let desc = i < 32 && self.descending & (1 << i) != 0;
+                return if desc { order.reverse() } else { order };
+            }
+        }
+        let (mine, theirs) = (self.values.len(), other.values.len());
+        let rank = self
+            .tie_rank(mine >= theirs)
+            .cmp(&other.tie_rank(theirs >= mine));
+        rank.then(mine.cmp(&theirs))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(values: &[i32], desc: u32) -> ClusteringKey {
+        ClusteringKey::exact(values.iter().map(|v| Value::Int(*v)).collect::<Vec<_>>(), desc)
+    }
+
+    #[test]
+    fn descending_columns_reverse_their_component_only() {
+        assert!(key(&[1, 5], 0b10) < key(&[1, 3], 0b10));
+        assert!(key(&[1, 5], 0b10) < key(&[2, 9], 0b10));
+        assert!(key(&[2, 0], 0b01) < key(&[1, 0], 0b01));
+    }
+
+    #[test]
+    fn prefix_bounds_enclose_every_key_with_the_prefix() {
+        let before = ClusteringKey::bound(vec![Value::Int(1)], 0, Bound::Before);
+        let after = ClusteringKey::bound(vec![Value::Int(1)], 0, Bound::After);
+        for k in [key(&[1, i32::MIN], 0), key(&[1, 0], 0), key(&[1, i32::MAX], 0)] {
+            assert!(before < k && k < after);
+        }
+        assert!(after < key(&[2, i32::MIN], 0));
+        assert!(key(&[0, i32::MAX], 0) < before);
+    }
+}

@@ -1,0 +1,61 @@
+//! Tables in memory, organised as Cassandra organises them: partitions
+//! ordered by token, rows ordered by clustering key, cells carrying their
+//! write time and expiry, and deletions kept as long as they shadow older
+//! writes.
+//!
+//! Storage knows nothing of CQL: the executor decides what to write and
+//! read. A [`Store`] clones cheaply — tables are shared until one copy
+//! writes to them — so a test suite can load a schema once and give every
+//! test its own copy.
+
+mod cell;
+mod key;
+mod partition;
+mod row;
+mod table;
+
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+
+pub use cell::{Cell, Collection, Element, Expiry, Liveness, Slot};
+pub use key::{Bound, ClusteringKey, PartitionPosition};
+pub use partition::{bounds_ordered, Partition, RangeDeletion};
+pub use row::Row;
+pub use table::TableData;
+
+/// Every table's data, by qualified name (`ks.table`).
+#[derive(Debug, Clone, Default)]
+pub struct Store {
+    tables: FxHashMap<String, Arc<TableData>>,
+}
+
+impl Store {
+    /// An empty store.
+    pub fn new() -> Store {
+        Store::default()
+    }
+
+    /// The data of table `name`, if it has any.
+    pub fn table(&self, name: &str) -> Option<&TableData> {
+        self.tables.get(name).map(Arc::as_ref)
+    }
+
+    /// The data of table `name` for writing: created if absent, copied
+    /// first if another clone of the store shares it.
+    pub fn table_mut(&mut self, name: &str) -> &mut TableData {
+        let shared = self.tables.entry(name.to_string()).or_default();
+        Arc::make_mut(shared)
+    }
+
+    /// Forgets table `name` (DROP TABLE, DROP MATERIALIZED VIEW).
+    pub fn drop_table(&mut self, name: &str) {
+        self.tables.remove(name);
+    }
+
+    /// Forgets every table of keyspace `keyspace` (DROP KEYSPACE).
+    pub fn drop_keyspace(&mut self, keyspace: &str) {
+        let prefix = format!("{keyspace}.");
+        self.tables.retain(|name, _| !name.starts_with(&prefix));
+    }
+}

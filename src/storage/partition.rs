@@ -1,0 +1,128 @@
+//! A partition: its key, its static row, its clustering rows in order, and
+//! the deletions that shadow older writes.
+
+use std::collections::BTreeMap;
+use std::ops::Bound as RangeBound;
+
+use super::key::ClusteringKey;
+use super::row::Row;
+use crate::types::Value;
+
+/// A deletion of a slice of clustering keys (`DELETE … WHERE c > 3`): it
+/// removes the rows it covers now and shadows older writes that arrive later.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RangeDeletion {
+    /// Lower end.
+    pub start: RangeBound<ClusteringKey>,
+    /// Upper end.
+    pub end: RangeBound<ClusteringKey>,
+    /// Its timestamp.
+    pub timestamp: i64,
+}
+
+impl RangeDeletion {
+    fn covers(&self, key: &ClusteringKey) -> bool {
+        let above = match &self.start {
+            RangeBound::Included(s) => key >= s,
+            RangeBound::Excluded(s) => key > s,
+            RangeBound::Unbounded => true,
+        };
+        let below = match &self.end {
+            RangeBound::Included(e) => key <= e,
+            RangeBound::Excluded(e) => key < e,
+            RangeBound::Unbounded => true,
+        };
+        above && below
+    }
+}
+
+/// One partition of a table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Partition {
+    /// The partition key values, in key order.
+    pub key: Box<[Value]>,
+    /// Everything written at or before this time is deleted.
+    pub deleted_at: Option<i64>,
+    /// The static columns.
+    pub static_row: Row,
+    /// The clustering rows, in clustering order.
+    pub rows: BTreeMap<ClusteringKey, Row>,
+    /// Range deletions still shadowing older writes.
+    pub range_deletions: Vec<RangeDeletion>,
+}
+
+impl Partition {
+    /// An empty partition for `key`.
+    pub fn new(key: Box<[Value]>) -> Partition {
+        Partition {
+            key,
+            deleted_at: None,
+            static_row: Row::default(),
+            rows: BTreeMap::new(),
+            range_deletions: Vec::new(),
+        }
+    }
+
+    /// The newest deletion covering row `key` from outside the row: the
+    /// partition's own and any range deletion.
+    pub fn floor(&self, key: Option<&ClusteringKey>) -> Option<i64> {
+        let ranges = key.and_then(|k| {
+            self.range_deletions
+                .iter()
+                .filter(|r| r.covers(k))
+                .map(|r| r.timestamp)
+                .max()
+        });
+        self.deleted_at.max(ranges)
+    }
+
+    /// The row at `key`, created empty if absent.
+    pub fn row_mut(&mut self, key: ClusteringKey) -> &mut Row {
+        self.rows.entry(key).or_default()
+    }
+
+    /// Deletes the whole partition as of `timestamp`.
+    pub fn delete_at(&mut self, timestamp: i64) {
+        if self.deleted_at.is_none_or(|d| d < timestamp) {
+            self.deleted_at = Some(timestamp);
+        }
+        self.static_row.purge(timestamp);
+        for row in self.rows.values_mut() {
+            row.purge(timestamp);
+        }
+        self.rows.retain(|_, r| {
+            r.liveness.is_some()
+                || r.cells.iter().any(Option::is_some)
+                || r.deleted_at.is_some_and(|d| d > timestamp)
+        });
+        self.range_deletions.retain(|r| r.timestamp > timestamp);
+    }
+
+    /// Deletes the rows between two bounds as of `timestamp`.
+    pub fn delete_range(&mut self, deletion: RangeDeletion) {
+        if !bounds_ordered(&deletion.start, &deletion.end) {
+            return;
+        }
+        let range = (deletion.start.clone(), deletion.end.clone());
+        for (_, row) in self.rows.range_mut(range) {
+            row.purge(deletion.timestamp);
+        }
+        self.range_deletions.push(deletion);
+    }
+
+    /// Whether anything in the partition is live at `now_secs`.
+    pub fn is_live(&self, now_secs: i64) -> bool {
+        self.static_row.has_live_cells(now_secs) || self.rows.values().any(|r| r.is_live(now_secs))
+    }
+}
+
+/// Whether `start..end` is a range `BTreeMap::range` accepts (it panics on
+/// a start above the end, or equal ends both excluded).
+pub fn bounds_ordered(start: &RangeBound<ClusteringKey>, end: &RangeBound<ClusteringKey>) -> bool {
+    match (start, end) {
+        (RangeBound::Unbounded, _) | (_, RangeBound::Unbounded) => true,
+        (RangeBound::Included(s), RangeBound::Included(e)) => s <= e,
+        (RangeBound::Included(s) | RangeBound::Excluded(s), RangeBound::Excluded(e))
+        | (RangeBound::Excluded(s), RangeBound::Included(e)) => s < e,
+    }
+}

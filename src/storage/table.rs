@@ -1,0 +1,73 @@
+//! A table's data: partitions in ring order, and the map from column names
+//! to the slots rows keep their cells in.
+
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap;
+
+use super::key::PartitionPosition;
+use super::partition::Partition;
+use crate::types::Value;
+
+/// The rows of one table (or materialized view).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TableData {
+    /// Partitions in token order: iteration is a full scan in Cassandra's order.
+    pub partitions: BTreeMap<PartitionPosition, Partition>,
+    slots: FxHashMap<String, usize>,
+    next_slot: usize,
+}
+
+impl TableData {
+    /// The storage slot of column `name`, if it has one.
+    pub fn slot(&self, name: &str) -> Option<usize> {
+        self.slots.get(name).copied()
+    }
+
+    /// The slot of column `name`, allocated on first use. A column dropped
+    /// and added again gets a new slot, so data written before the drop
+    /// stays invisible, as in Cassandra.
+    pub fn slot_or_allocate(&mut self, name: &str) -> usize {
+        if let Some(slot) = self.slots.get(name) {
+            return *slot;
+        }
+        let slot = self.next_slot;
+        self.next_slot += 1;
+        self.slots.insert(name.to_string(), slot);
+        slot
+    }
+
+    /// Forgets column `name` (ALTER TABLE … DROP).
+    pub fn drop_column(&mut self, name: &str) {
+        self.slots.remove(name);
+    }
+
+    /// Gives column `old`'s slot to `new` (ALTER TABLE … RENAME).
+    pub fn rename_column(&mut self, old: &str, new: &str) {
+        if let Some(slot) = self.slots.remove(old) {
+            self.slots.insert(new.to_string(), slot);
+        }
+    }
+
+    /// The partition at `position`.
+    pub fn partition(&self, position: &PartitionPosition) -> Option<&Partition> {
+        self.partitions.get(position)
+    }
+
+    /// The partition at `position`, created empty for `key` if absent.
+    pub fn partition_mut(&mut self, position: PartitionPosition, key: &[Value]) -> &mut Partition {
+        self.partitions
+            .entry(position)
+            .or_insert_with(|| Partition::new(key.into()))
+    }
+
+    /// Removes every row (TRUNCATE).
+    pub fn clear(&mut self) {
+        self.partitions.clear();
+    }
+
+    /// Rows stored, live or not: the size figure for hot-partition checks.
+    pub fn row_count(&self) -> usize {
+        self.partitions.values().map(|p| p.rows.len().max(1)).sum()
+    }
+}
