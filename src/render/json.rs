@@ -1,0 +1,212 @@
+//! JSON Lines records of results and errors, the machine output every mode shares
+//! (DESIGN.md, "Contracts other tools rely on": one object per statement, in statement
+//! order, errors included).
+//!
+//! Keys are written in the contract's order (`serde_json` keeps insertion order here), and
+//! records are compact (`{"line":3,"kind":"rows",…}`), as the rest of the project writes
+//! them.
+
+use serde_json::{json, Map, Value as Json};
+
+use crate::error::Error;
+use crate::exec::{ResultKind, ResultSet};
+
+/// The record of a statement's result as a JSON object, for callers that add fields or
+/// embed it: `file` (when given), `line`, `kind` (`rows` or `ok`), `class` (for a planned
+/// statement), then for rows `columns`, `types` and `rows`, then `warnings`, then
+/// `metrics` when `include_metrics` is set (tests and golden files leave it out when
+/// they compare only the data).
+pub fn result_json(
+    file: Option<&str>,
+    line: usize,
+    result: &ResultSet,
+    include_metrics: bool,
+) -> Json {
+    let mut object = head(file, line);
+    let kind = match result.kind {
+        ResultKind::Rows => "rows",
+        ResultKind::Ok => "ok",
+    };
+    object.insert("kind".into(), json!(kind));
+    if let Some(class) = result.class {
+        object.insert("class".into(), json!(class.as_str()));
+    }
+    if result.kind == ResultKind::Rows {
+        let names: Vec<&str> = result.column_names();
+        let types: Vec<String> = result
+            .columns
+            .iter()
+            .map(|c| c.data_type.to_string())
+            .collect();
+        let rows: Vec<Json> = result
+            .rows
+            .iter()
+            .map(|row| {
+                let values = row.iter().zip(&result.columns);
+                Json::Array(values.map(|(v, c)| v.to_json(&c.data_type)).collect())
+            })
+            .collect();
+        object.insert("columns".into(), json!(names));
+        object.insert("types".into(), json!(types));
+        object.insert("rows".into(), Json::Array(rows));
+    }
+    object.insert("warnings".into(), json!(result.warnings));
+    if include_metrics {
+        let metrics = &result.metrics;
+        object.insert(
+            "metrics".into(),
+            json!({
+                "partitions_touched": metrics.partitions_touched,
+                "rows_scanned": metrics.rows_scanned,
+                "rows_returned": metrics.rows_returned,
+                "nodes_contacted": metrics.nodes_contacted,
+            }),
+        );
+    }
+    Json::Object(object)
+}
+
+/// The JSON Lines record (one line, no newline) of a statement's result; see
+/// [`result_json`] for the fields.
+pub fn result_record(
+    file: Option<&str>,
+    line: usize,
+    result: &ResultSet,
+    include_metrics: bool,
+) -> String {
+    result_json(file, line, result, include_metrics).to_string()
+}
+
+/// The record of a failed statement as a JSON object: `file` (when given), `line`,
+/// `kind: "error"`, `error` (Cassandra's exception name), `message` (the server's text,
+/// not cqlsh's wrapper), and `class: "rejected"` when the planner refused the statement
+/// (errors raised while executing carry no class, per the contract).
+pub fn error_json(file: Option<&str>, line: usize, error: &Error, rejected: bool) -> Json {
+    let mut object = head(file, line);
+    object.insert("kind".into(), json!("error"));
+    object.insert("error".into(), json!(error.kind().name()));
+    object.insert("message".into(), json!(error.message()));
+    if rejected {
+        object.insert("class".into(), json!("rejected"));
+    }
+    Json::Object(object)
+}
+
+/// The JSON Lines record (one line, no newline) of a failed statement; see
+/// [`error_json`] for the fields.
+pub fn error_record(file: Option<&str>, line: usize, error: &Error, rejected: bool) -> String {
+    error_json(file, line, error, rejected).to_string()
+}
+
+/// `file` (when given) and `line`, the keys every record starts with.
+fn head(file: Option<&str>, line: usize) -> Map<String, Json> {
+    let mut object = Map::new();
+    if let Some(file) = file {
+        object.insert("file".into(), json!(file));
+    }
+    object.insert("line".into(), json!(line));
+    object
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ErrorKind;
+    use crate::exec::Metrics;
+    use crate::planner::QueryClass;
+    use crate::render::samples::*;
+    use crate::syntax::ast::NativeType;
+    use crate::types::{DataType, Value};
+
+    #[test]
+    fn rows_record_has_the_contract_keys_in_order() {
+        let mut result = three_rows();
+        result.class = Some(QueryClass::PartitionScan);
+        result.metrics = Metrics {
+            partitions_touched: 1,
+            rows_scanned: 3,
+            rows_returned: 3,
+            nodes_contacted: vec!["node1".into()],
+        };
+        let record = result_record(None, 3, &result, true);
+        assert_eq!(
+            record,
+            concat!(
+                r#"{"line":3,"kind":"rows","class":"partition-scan","columns":["id","name","score"],"#,
+                r#""types":["int","text","double"],"rows":[[1,"Alice",3.5],[42,"Bob",null],"#,
+                r#"[-7,"O'Hara ünï",1234567.0]],"warnings":[],"metrics":{"partitions_touched":1,"#,
+                r#""rows_scanned":3,"rows_returned":3,"nodes_contacted":["node1"]}}"#,
+            )
+        );
+        insta::assert_snapshot!("three_rows_record", record);
+    }
+
+    #[test]
+    fn ok_record_without_class_or_metrics() {
+        let mut ok = ResultSet::ok();
+        ok.warnings = vec!["w".into()];
+        assert_eq!(
+            result_record(Some("a.cql"), 4, &ok, false),
+            r#"{"file":"a.cql","line":4,"kind":"ok","warnings":["w"]}"#
+        );
+        let with_metrics = result_record(None, 1, &ResultSet::ok(), true);
+        assert_eq!(
+            with_metrics,
+            r#"{"line":1,"kind":"ok","warnings":[],"metrics":{"partitions_touched":0,"rows_scanned":0,"rows_returned":0,"nodes_contacted":[]}}"#
+        );
+    }
+
+    /// Types print as DESCRIBE writes them; values as `toJson()` does, with NaN as a string.
+    #[test]
+    fn types_and_values() {
+        let frozen_set = DataType::Set {
+            element: Box::new(native(NativeType::Text)),
+            frozen: true,
+        };
+        let map = DataType::Map {
+            key: Box::new(native(NativeType::Int)),
+            value: Box::new(native(NativeType::Text)),
+            frozen: false,
+        };
+        let r = result(
+            &[
+                ("s", frozen_set),
+                ("m", map),
+                ("f", native(NativeType::Float)),
+                ("t", native(NativeType::Timestamp)),
+            ],
+            vec![vec![
+                Value::Set(vec![text("a")]),
+                Value::Map(vec![(Value::Int(1), text("x"))]),
+                Value::Float(f32::NAN),
+                Value::Timestamp(1_748_764_800_000),
+            ]],
+        );
+        let json = result_json(None, 1, &r, false);
+        assert_eq!(
+            json["types"],
+            json!(["frozen<set<text>>", "map<int, text>", "float", "timestamp"])
+        );
+        assert_eq!(
+            json["rows"],
+            json!([[["a"], {"1": "x"}, "NaN", "2025-06-01 08:00:00.000Z"]])
+        );
+    }
+
+    #[test]
+    fn error_records() {
+        let error = Error::invalid("Undefined column name x");
+        assert_eq!(
+            error_record(None, 5, &error, true),
+            r#"{"line":5,"kind":"error","error":"InvalidRequest","message":"Undefined column name x","class":"rejected"}"#
+        );
+        let unavailable = Error::new(
+            ErrorKind::Unavailable,
+            "Cannot achieve consistency level QUORUM",
+        );
+        assert_eq!(
+            error_record(Some("b.cql"), 2, &unavailable, false),
+            r#"{"file":"b.cql","line":2,"kind":"error","error":"Unavailable","message":"Cannot achieve consistency level QUORUM"}"#
+        );
+    }
+}
