@@ -76,6 +76,7 @@ pub struct Error {
     // Boxed: rare, and keeps `Error` (and so every `Result`) small.
     info: Option<Box<ErrorInfo>>,
     source: Option<Arc<StatementSource>>,
+    refusal: bool,
 }
 
 /// The extra fields some server errors carry besides their message: the
@@ -123,7 +124,22 @@ impl Error {
             help: None,
             info: None,
             source: None,
+            refusal: false,
         }
+    }
+
+    /// Marks the error as the planner's refusal of the statement — raised
+    /// before any data is touched — which machine output reports with
+    /// `"class": "rejected"`. Unavailable is never a refusal: it depends on
+    /// the cluster's state, not on the statement.
+    pub fn as_refusal(mut self) -> Error {
+        self.refusal = self.kind != ErrorKind::Unavailable && self.kind != ErrorKind::SyntaxException;
+        self
+    }
+
+    /// Whether the planner refused the statement (see [`Error::as_refusal`]).
+    pub fn is_refusal(&self) -> bool {
+        self.refusal
     }
 
     /// A `SyntaxException`.

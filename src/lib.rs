@@ -33,11 +33,14 @@ pub mod lint;
 pub mod planner;
 pub mod render;
 pub mod schema;
+pub mod session;
 pub mod storage;
 pub mod syntax;
 pub mod types;
 
 pub use error::{Error, ErrorKind, Result};
+pub use exec::{ResultSet, ResultKind};
 pub use planner::{plan, Plan, PlanContext, QueryClass};
+pub use session::{Prepared, Session};
 pub use syntax::parse_statement;
 pub use syntax::script::{split_statements, ScriptStatement, StatementSplitter};

@@ -1,7 +1,189 @@
 //! The executor: runs planned statements against [`crate::storage`].
+//!
+//! A statement is planned first (so it is refused exactly as Cassandra
+//! would refuse it), then executed here: reads walk storage in the plan's
+//! order and project the selectors; writes are decided in full as
+//! [`mutation::Mutation`]s, then applied, then materialized views follow.
 
 pub(crate) mod aggregate;
+mod bind;
+mod call;
+mod conditions;
 pub(crate) mod functions;
+pub(crate) mod json_insert;
+mod mutation;
+mod read;
+mod restrict;
 mod result;
+mod schema;
+mod select;
+mod selector;
+mod view;
+mod views;
+mod write;
 
 pub use result::{ColumnSpec, Metrics, ResultKind, ResultSet};
+
+pub(crate) use bind::{marker_count, Binds};
+pub(crate) use functions::FunctionContext;
+pub(crate) use schema::{run_schema, sync_storage};
+
+use crate::error::Error;
+use crate::planner::{Plan, PlanContext, QueryClass};
+use crate::storage::Store;
+use crate::syntax::ast::{Batch, BatchKind, BatchStatement, Statement};
+
+use write::WriteEnv;
+
+/// One statement's execution: the session's state it may use and change.
+pub(crate) struct Run<'a, 'f> {
+    pub(crate) ctx: &'a PlanContext,
+    pub(crate) store: &'a mut Store,
+    pub(crate) binds: &'a Binds,
+    pub(crate) fcx: &'a mut FunctionContext<'f>,
+    /// The write timestamp of this statement.
+    pub(crate) timestamp: i64,
+    pub(crate) now_micros: i64,
+    pub(crate) list_sequence: &'a mut i64,
+}
+
+impl Run<'_, '_> {
+    fn now_secs(&self) -> i64 {
+        self.now_micros.div_euclid(1_000_000)
+    }
+}
+
+/// Executes a planned SELECT, INSERT, UPDATE, DELETE or BATCH.
+pub(crate) fn run_data(run: &mut Run<'_, '_>, statement: &Statement, plan: &Plan) -> Result<crate::exec::ResultSet, Error> {
+    let mut result = match statement {
+        Statement::Select(select) => select::run(run, select, plan)?,
+        Statement::Insert(_) | Statement::Update(_) | Statement::Delete(_) => {
+            let single = match statement {
+                Statement::Insert(s) => BatchStatement::Insert(s.clone()),
+                Statement::Update(s) => BatchStatement::Update(s.clone()),
+                Statement::Delete(s) => BatchStatement::Delete(s.clone()),
+                _ => unreachable!("matched above"),
+            };
+            write_statements(run, std::slice::from_ref(&single), &[], false)?
+        }
+        Statement::Batch(batch) => run_batch(run, batch)?,
+        _ => return Err(Error::invalid("not a data statement")),
+    };
+    result.class = Some(plan.class);
+    result.metrics.nodes_contacted = plan.nodes.clone();
+    Ok(result)
+}
+
+fn run_batch(run: &mut Run<'_, '_>, batch: &Batch) -> Result<ResultSet, Error> {
+    let mut warnings = Vec::new();
+    let partitions = batch_partitions(run, batch);
+    if batch.kind == BatchKind::Unlogged && partitions.len() > 10 {
+        warnings.push(format!(
+            "Unlogged batch covering {} partitions detected against table{} [{}]. You should use a logged batch for atomicity, or asynchronous writes for performance.",
+            partitions.len(),
+            if batch_tables(run, batch).len() > 1 { "s" } else { "" },
+            batch_tables(run, batch).join(", ")
+        ));
+    }
+    let mut result = write_statements(run, &batch.statements, &batch.using, true)?;
+    result.warnings.extend(warnings);
+    Ok(result)
+}
+
+fn batch_tables(run: &Run<'_, '_>, batch: &Batch) -> Vec<String> {
+    let mut tables: Vec<String> = Vec::new();
+    for s in &batch.statements {
+        let name = match s {
+            BatchStatement::Insert(i) => &i.table,
+            BatchStatement::Update(u) => &u.table,
+            BatchStatement::Delete(d) => &d.table,
+        };
+        if let Ok(t) = run.ctx.catalog.resolve_table(run.ctx.keyspace.as_deref(), name) {
+            let q = t.qualified_name();
+            if !tables.contains(&q) {
+                tables.push(q);
+            }
+        }
+    }
+    tables
+}
+
+fn batch_partitions(run: &Run<'_, '_>, batch: &Batch) -> Vec<String> {
+    let statement = Statement::Batch(batch.clone());
+    match crate::planner::plan_statement(run.ctx, &statement).map(|p| p.partitions) {
+        Ok(crate::planner::Partitions::Keys { partitions }) => {
+            partitions.into_iter().map(|p| p.key.join(":")).collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Decides every write of `statements` (one statement, or a batch), checks
+/// any conditions, then applies them all — or, on any error or a failed
+/// condition, nothing.
+fn write_statements(
+    run: &mut Run<'_, '_>,
+    statements: &[BatchStatement],
+    batch_using: &[crate::syntax::ast::UsingItem],
+    is_batch: bool,
+) -> Result<ResultSet, Error> {
+    let now_secs = run.now_secs();
+    let mut mutations = Vec::new();
+    let mut checks = Vec::new();
+    let mut rows = 0u64;
+    for statement in statements {
+        let (name, conditional) = match statement {
+            BatchStatement::Insert(i) => (&i.table, i.if_not_exists),
+            BatchStatement::Update(u) => (&u.table, u.if_clause.is_some()),
+            BatchStatement::Delete(d) => (&d.table, d.if_clause.is_some()),
+        };
+        let table = run
+            .ctx
+            .catalog
+            .resolve_table(run.ctx.keyspace.as_deref(), name)
+            .map_err(Error::as_refusal)?;
+        let mut env = WriteEnv {
+            store: run.store,
+            timestamp: run.timestamp,
+            now_secs,
+            binds: run.binds,
+            fcx: run.fcx,
+            list_sequence: run.list_sequence,
+        };
+        if !batch_using.is_empty() {
+            env.timestamp = write::stamp(table, batch_using, &mut env)?.timestamp;
+        }
+        let mut made = match statement {
+            BatchStatement::Insert(i) => vec![write::insert(table, i, &mut env)?],
+            BatchStatement::Update(u) => write::update(table, u, &mut env)?,
+            BatchStatement::Delete(d) => write::delete(table, d, &mut env)?,
+        };
+        if conditional {
+            checks.push(conditions::check(table, statement, &made, &mut env)?);
+        }
+        rows += made.iter().map(|m| m.ops.len().max(1) as u64).sum::<u64>();
+        mutations.append(&mut made);
+    }
+    let partitions = mutations.iter().map(|m| (&m.table, &m.position)).collect::<std::collections::HashSet<_>>().len();
+    let outcome = conditions::outcome(&checks, is_batch);
+    if outcome.as_ref().is_none_or(|o| o.applied) {
+        let touched = views::before(run.ctx, run.store, &mutations, now_secs);
+        mutation::apply(run.store, &mutations, now_secs);
+        views::after(run.ctx, run.store, touched, run.timestamp, now_secs);
+    }
+    let mut result = match outcome {
+        Some(o) => o.result,
+        None => ResultSet::ok(),
+    };
+    result.metrics.partitions_touched = partitions as u64;
+    result.metrics.rows_scanned = 0;
+    result.metrics.rows_returned = result.rows.len() as u64;
+    let _ = rows;
+    Ok(result)
+}
+
+/// The class a write statement reports.
+#[allow(dead_code)]
+pub(crate) fn write_class(plan: &Plan) -> QueryClass {
+    plan.class
+}

@@ -1,1 +1,0 @@
-//! Native scalar functions, CAST and selector arithmetic.

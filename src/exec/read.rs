@@ -1,0 +1,183 @@
+//! Finding the rows a SELECT reads, in the order Cassandra returns them.
+//!
+//! Partitions come from the partition key when `=`/`IN` pin it (in the key
+//! type's order, duplicates dropped — results.md), otherwise from a scan
+//! of the ring in token order. Within a partition, rows come in clustering
+//! order (or its reverse), seeking to the pinned clustering keys or slice
+//! when the clause allows and testing every relation on every row read.
+
+use std::ops::Bound as StdBound;
+
+use crate::planner::Direction;
+use crate::schema::{Column, Table};
+use crate::storage::{bounds_ordered, ClusteringKey, Partition, Row, TableData};
+use crate::types::Value;
+
+use super::restrict::{self, Predicate};
+use super::view::RowView;
+
+/// How to walk the rows.
+pub(crate) struct Walk<'a, 'p> {
+    pub(crate) table: &'a Table,
+    pub(crate) data: &'a TableData,
+    pub(crate) predicates: &'p [Predicate<'a>],
+    pub(crate) direction: Direction,
+    pub(crate) now_secs: i64,
+    /// Return one row per partition (DISTINCT).
+    pub(crate) distinct: bool,
+}
+
+/// What a walk cost.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct WalkCost {
+    pub(crate) partitions: u64,
+    pub(crate) rows_scanned: u64,
+}
+
+/// The partitions a walk reads, in Cassandra's order.
+pub(crate) fn partitions<'a>(walk: &Walk<'a, '_>) -> Vec<&'a Partition> {
+    let pk = restrict::partition_columns(walk.table);
+    if let Some(keys) = restrict::key_combinations(walk.predicates, &pk) {
+        return keys
+            .iter()
+            .filter_map(|key| restrict::partition_position(key).ok())
+            .filter_map(|pos| walk.data.partition(&pos))
+            .collect();
+    }
+    walk.data
+        .partitions
+        .iter()
+        .filter(|(pos, _)| restrict::token_admits(walk.predicates, pos.token))
+        .map(|(_, p)| p)
+        .collect()
+}
+
+/// Calls `visit` with each matching row of `partition`, in order, until it
+/// returns false. Returns false when the visitor stopped the walk.
+pub(crate) fn rows_of<'a>(
+    walk: &Walk<'a, '_>,
+    partition: &'a Partition,
+    cost: &mut WalkCost,
+    visit: &mut dyn FnMut(RowView<'a>) -> bool,
+) -> bool {
+    let view = |clustering: Option<&'a ClusteringKey>, row: Option<&'a Row>| RowView {
+        table: walk.table,
+        data: walk.data,
+        partition,
+        clustering,
+        row,
+        now_secs: walk.now_secs,
+    };
+    if walk.distinct {
+        if !partition.is_live(walk.now_secs) {
+            return true;
+        }
+        cost.rows_scanned += 1;
+        let v = view(None, None);
+        return !walk.predicates.iter().all(|p| restrict::matches(p, &v)) || visit(v);
+    }
+    let mut any_live_row = false;
+    let mut keep_going = true;
+    let mut on_row = |key: &'a ClusteringKey, row: &'a Row, cost: &mut WalkCost| -> bool {
+        if !row.is_live(walk.now_secs) {
+            return true;
+        }
+        any_live_row = true;
+        cost.rows_scanned += 1;
+        let v = view(Some(key), Some(row));
+        if walk.predicates.iter().all(|p| restrict::matches(p, &v)) {
+            keep_going = visit(v);
+        }
+        keep_going
+    };
+    let ck = restrict::clustering_columns(walk.table);
+    if let Some(keys) = full_keys(walk, &ck) {
+        for key in &keys {
+            if let Some((k, row)) = partition.rows.get_key_value(key) {
+                if !on_row(k, row, cost) {
+                    return false;
+                }
+            }
+        }
+    } else {
+        for prefix in ordered_prefixes(walk, &ck) {
+            let (start, end) = restrict::slice_bounds(walk.table, walk.predicates, &prefix);
+            if !bounds_ordered(&start, &end) {
+                continue;
+            }
+            let range = partition.rows.range::<ClusteringKey, (StdBound<&ClusteringKey>, StdBound<&ClusteringKey>)>((
+                start.as_ref(),
+                end.as_ref(),
+            ));
+            let stopped = if walk.direction == Direction::Reversed {
+                range.rev().any(|(k, r)| !on_row(k, r, cost))
+            } else {
+                range.into_iter().any(|(k, r)| !on_row(k, r, cost))
+            };
+            if stopped {
+                return false;
+            }
+        }
+    }
+    if !any_live_row && static_row_stands_in(walk, partition) {
+        cost.rows_scanned += 1;
+        let v = view(None, None);
+        if walk.predicates.iter().all(|p| restrict::matches(p, &v)) {
+            return visit(v);
+        }
+    }
+    true
+}
+
+/// A partition with static values and no rows reads as one row of its key
+/// and statics, unless the query restricts clustering columns.
+fn static_row_stands_in(walk: &Walk<'_, '_>, partition: &Partition) -> bool {
+    partition.static_row.has_live_cells(walk.now_secs)
+        && !partition.rows.values().any(|r| r.is_live(walk.now_secs))
+        && !walk.predicates.iter().any(restricts_clustering)
+}
+
+fn restricts_clustering(p: &Predicate<'_>) -> bool {
+    match p {
+        Predicate::Compare { column, .. } | Predicate::In { column, .. } => column.is_clustering(),
+        Predicate::MultiCompare { .. } | Predicate::MultiIn { .. } => true,
+        _ => false,
+    }
+}
+
+/// Full clustering keys pinned by `=`/`IN`, in read order.
+fn full_keys(walk: &Walk<'_, '_>, ck: &[&Column]) -> Option<Vec<ClusteringKey>> {
+    if ck.is_empty() {
+        return Some(vec![ClusteringKey::exact(Vec::<Value>::new(), 0)]);
+    }
+    let mask = restrict::descending_mask(walk.table);
+    let mut keys: Vec<ClusteringKey> = restrict::key_combinations(walk.predicates, ck)?
+        .into_iter()
+        .map(|k| ClusteringKey::exact(k, mask))
+        .collect();
+    keys.sort();
+    keys.dedup();
+    if walk.direction == Direction::Reversed {
+        keys.reverse();
+    }
+    Some(keys)
+}
+
+/// The longest clustering prefix pinned by `=`/`IN`, each combination in
+/// read order.
+fn ordered_prefixes(walk: &Walk<'_, '_>, ck: &[&Column]) -> Vec<Vec<Value>> {
+    let mask = restrict::descending_mask(walk.table);
+    for len in (1..ck.len()).rev() {
+        if let Some(combos) = restrict::key_combinations(walk.predicates, &ck[..len]) {
+            let mut keys: Vec<ClusteringKey> =
+                combos.into_iter().map(|k| ClusteringKey::exact(k, mask)).collect();
+            keys.sort();
+            keys.dedup();
+            if walk.direction == Direction::Reversed {
+                keys.reverse();
+            }
+            return keys.into_iter().map(|k| k.values().to_vec()).collect();
+        }
+    }
+    vec![Vec::new()]
+}

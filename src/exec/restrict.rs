@@ -1,0 +1,521 @@
+//! WHERE clauses as the executor uses them: every relation evaluated to
+//! values of its column's type, then used two ways — to find the
+//! partitions and rows a statement addresses (keys from `=` and `IN`, a
+//! clustering slice), and as predicates each row is tested against.
+//!
+//! The planner has already refused what Cassandra refuses, so this module
+//! trusts the shape of the clause and only computes.
+
+use std::cmp::Ordering;
+use std::ops::Bound as StdBound;
+
+use crate::error::Error;
+use crate::schema::{Column, ColumnKind, Table};
+use crate::storage::{Bound as KeyBound, ClusteringKey};
+use crate::syntax::ast::{InValues, Operator, Relation, RelationKind, Term, TermKind};
+use crate::types::{DataType, Value};
+
+use super::bind::{eval_term, Binds};
+use super::functions::FunctionContext;
+use super::view::RowView;
+
+/// One evaluated relation.
+#[derive(Debug, Clone)]
+pub(crate) enum Predicate<'t> {
+    /// `col op value`
+    Compare {
+        column: &'t Column,
+        op: Operator,
+        value: Value,
+    },
+    /// `col IN (…)`, duplicates removed.
+    In {
+        column: &'t Column,
+        values: Vec<Value>,
+    },
+    /// `col CONTAINS value` / `col CONTAINS KEY value`
+    Contains {
+        column: &'t Column,
+        key: bool,
+        value: Value,
+    },
+    /// `col[key] op value`
+    MapEntry {
+        column: &'t Column,
+        key: Value,
+        op: Operator,
+        value: Value,
+    },
+    /// `(c1, c2) op (v1, v2)`, compared as tuples of values.
+    MultiCompare {
+        columns: Vec<&'t Column>,
+        op: Operator,
+        values: Vec<Value>,
+    },
+    /// `(c1, c2) IN ((…), …)`
+    MultiIn {
+        columns: Vec<&'t Column>,
+        tuples: Vec<Vec<Value>>,
+    },
+    /// `token(k…) op t`
+    Token { op: Operator, token: i64 },
+}
+
+/// Evaluates every relation of a WHERE clause.
+pub(crate) fn compile<'t>(
+    table: &'t Table,
+    relations: &[Relation],
+    binds: &Binds,
+    fcx: &mut FunctionContext<'_>,
+) -> Result<Vec<Predicate<'t>>, Error> {
+    let mut out = Vec::with_capacity(relations.len());
+    for relation in relations {
+        if let Some(p) = compile_one(table, relation, binds, fcx)? {
+            out.push(p);
+        }
+    }
+    Ok(out)
+}
+
+fn column<'t>(table: &'t Table, name: &str) -> Result<&'t Column, Error> {
+    table
+        .column(name)
+        .ok_or_else(|| Error::invalid(format!("Undefined column name {name}")))
+}
+
+fn compile_one<'t>(
+    table: &'t Table,
+    relation: &Relation,
+    binds: &Binds,
+    fcx: &mut FunctionContext<'_>,
+) -> Result<Option<Predicate<'t>>, Error> {
+    let predicate = match &relation.kind {
+        RelationKind::Compare { column: c, op, value } => {
+            let column = column(table, &c.name)?;
+            let value = eval_term(value, &column.data_type, &column.name, binds, fcx)?;
+            key_not_null(column, &value)?;
+            Predicate::Compare {
+                column,
+                op: *op,
+                value,
+            }
+        }
+        RelationKind::In { column: c, values } => {
+            let column = column(table, &c.name)?;
+            let mut values = in_values(values, &column.data_type, &column.name, binds, fcx)?;
+            for v in &values {
+                key_not_null(column, v)?;
+            }
+            dedup(&mut values);
+            Predicate::In { column, values }
+        }
+        RelationKind::Contains { column: c, key, value } => {
+            let column = column(table, &c.name)?;
+            let ty = contained_type(&column.data_type, *key);
+            let value = eval_term(value, &ty, &column.name, binds, fcx)?;
+            Predicate::Contains {
+                column,
+                key: *key,
+                value,
+            }
+        }
+        RelationKind::MapEntry { column: c, key, op, value } => {
+            let column = column(table, &c.name)?;
+            let (kt, vt) = match &column.data_type {
+                DataType::Map { key, value, .. } => ((**key).clone(), (**value).clone()),
+                other => (other.clone(), other.clone()),
+            };
+            Predicate::MapEntry {
+                column,
+                key: eval_term(key, &kt, &column.name, binds, fcx)?,
+                op: *op,
+                value: eval_term(value, &vt, &column.name, binds, fcx)?,
+            }
+        }
+        RelationKind::MultiCompare { columns, op, value } => {
+            let columns = columns
+                .iter()
+                .map(|c| column(table, &c.name))
+                .collect::<Result<Vec<_>, _>>()?;
+            let values = tuple_values(value, &columns, binds, fcx)?;
+            Predicate::MultiCompare {
+                columns,
+                op: *op,
+                values,
+            }
+        }
+        RelationKind::MultiIn { columns, values } => {
+            let columns = columns
+                .iter()
+                .map(|c| column(table, &c.name))
+                .collect::<Result<Vec<_>, _>>()?;
+            let mut tuples = match values {
+                InValues::List(terms) => terms
+                    .iter()
+                    .map(|t| tuple_values(t, &columns, binds, fcx))
+                    .collect::<Result<Vec<_>, _>>()?,
+                InValues::Marker(marker) => {
+                    let ty = DataType::List {
+                        element: Box::new(tuple_type(&columns)),
+                        frozen: true,
+                    };
+                    match eval_term(marker, &ty, "in", binds, fcx)? {
+                        Value::List(items) => items.into_iter().map(tuple_parts).collect(),
+                        _ => Vec::new(),
+                    }
+                }
+            };
+            tuples.sort_by(|a, b| compare_tuples(a, b));
+            tuples.dedup_by(|a, b| compare_tuples(a, b) == Ordering::Equal);
+            Predicate::MultiIn { columns, tuples }
+        }
+        RelationKind::Token { op, value, .. } => Predicate::Token {
+            op: *op,
+            token: token_value(table, value, binds, fcx)?,
+        },
+        RelationKind::Like { .. } | RelationKind::IsNotNull { .. } => return Ok(None),
+    };
+    Ok(Some(predicate))
+}
+
+fn key_not_null(column: &Column, value: &Value) -> Result<(), Error> {
+    if column.is_primary_key() && value.is_null() {
+        return Err(Error::invalid(format!(
+            "Invalid null value in condition for column {}",
+            column.name
+        )));
+    }
+    Ok(())
+}
+
+fn dedup(values: &mut Vec<Value>) {
+    let mut seen: Vec<Value> = Vec::with_capacity(values.len());
+    values.retain(|v| {
+        if seen.contains(v) {
+            false
+        } else {
+            seen.push(v.clone());
+            true
+        }
+    });
+}
+
+fn in_values(
+    values: &InValues,
+    ty: &DataType,
+    column: &str,
+    binds: &Binds,
+    fcx: &mut FunctionContext<'_>,
+) -> Result<Vec<Value>, Error> {
+    match values {
+        InValues::List(terms) => terms
+            .iter()
+            .map(|t| eval_term(t, ty, column, binds, fcx))
+            .collect(),
+        InValues::Marker(marker) => {
+            let list = DataType::List {
+                element: Box::new(ty.clone()),
+                frozen: true,
+            };
+            match eval_term(marker, &list, column, binds, fcx)? {
+                Value::List(items) => Ok(items),
+                Value::Null => Err(Error::invalid(format!(
+                    "Invalid null value for IN restriction on column {column}"
+                ))),
+                other => Ok(vec![other]),
+            }
+        }
+    }
+}
+
+fn contained_type(ty: &DataType, key: bool) -> DataType {
+    match ty {
+        DataType::List { element, .. } | DataType::Set { element, .. } => (**element).clone(),
+        DataType::Map { key: k, .. } if key => (**k).clone(),
+        DataType::Map { value, .. } => (**value).clone(),
+        other => other.clone(),
+    }
+}
+
+fn tuple_type(columns: &[&Column]) -> DataType {
+    DataType::Tuple(columns.iter().map(|c| c.data_type.clone()).collect())
+}
+
+fn tuple_parts(value: Value) -> Vec<Value> {
+    match value {
+        Value::Tuple(parts) => parts.into_iter().map(|p| p.unwrap_or(Value::Null)).collect(),
+        other => vec![other],
+    }
+}
+
+fn tuple_values(
+    term: &Term,
+    columns: &[&Column],
+    binds: &Binds,
+    fcx: &mut FunctionContext<'_>,
+) -> Result<Vec<Value>, Error> {
+    if let TermKind::Tuple(items) = &term.kind {
+        let mut out = Vec::with_capacity(items.len());
+        for (item, column) in items.iter().zip(columns) {
+            let value = eval_term(item, &column.data_type, &column.name, binds, fcx)?;
+            key_not_null(column, &value)?;
+            out.push(value);
+        }
+        return Ok(out);
+    }
+    let value = eval_term(term, &tuple_type(columns), "tuple", binds, fcx)?;
+    Ok(tuple_parts(value))
+}
+
+/// The token a `token(…) op t` relation compares with: a bigint, or
+/// `token(v…)` of literals computed with the partitioner.
+fn token_value(
+    table: &Table,
+    value: &Term,
+    binds: &Binds,
+    fcx: &mut FunctionContext<'_>,
+) -> Result<i64, Error> {
+    if let TermKind::FunctionCall { name, args } = &value.kind {
+        if name.keyspace.is_none() && name.name.name == "token" {
+            let mut key = Vec::with_capacity(args.len());
+            for (arg, column) in args.iter().zip(table.partition_key_columns()) {
+                key.push(eval_term(arg, &column.data_type, &column.name, binds, fcx)?);
+            }
+            return partition_token(&key);
+        }
+    }
+    let ty = DataType::Native(crate::syntax::ast::NativeType::Bigint);
+    match eval_term(value, &ty, "partition key token", binds, fcx)? {
+        Value::Bigint(t) => Ok(t),
+        _ => Err(Error::invalid("Invalid null value for partition key token")),
+    }
+}
+
+/// The Murmur3 token and serialized key of a partition key.
+pub(crate) fn partition_position(key: &[Value]) -> Result<crate::storage::PartitionPosition, Error> {
+    let parts = key
+        .iter()
+        .map(Value::serialize)
+        .collect::<Result<Vec<_>, _>>()?;
+    let slices: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+    let bytes = crate::cluster::murmur3::compose_partition_key(&slices)?;
+    Ok(crate::storage::PartitionPosition {
+        token: crate::cluster::murmur3::murmur3_token(&bytes),
+        key: bytes.into_boxed_slice(),
+    })
+}
+
+/// The token of a partition key.
+pub(crate) fn partition_token(key: &[Value]) -> Result<i64, Error> {
+    Ok(partition_position(key)?.token)
+}
+
+/// Compares two tuples of values component by component.
+pub(crate) fn compare_tuples(a: &[Value], b: &[Value]) -> Ordering {
+    for (x, y) in a.iter().zip(b) {
+        match x.cmp(y) {
+            Ordering::Equal => {}
+            other => return other,
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
+fn holds(op: Operator, order: Ordering) -> bool {
+    match op {
+        Operator::Eq => order == Ordering::Equal,
+        Operator::Ne => order != Ordering::Equal,
+        Operator::Lt => order == Ordering::Less,
+        Operator::Le => order != Ordering::Greater,
+        Operator::Gt => order == Ordering::Greater,
+        Operator::Ge => order != Ordering::Less,
+    }
+}
+
+/// Whether `row` satisfies `predicate`. A null never satisfies a relation.
+pub(crate) fn matches(predicate: &Predicate<'_>, row: &RowView<'_>) -> bool {
+    match predicate {
+        Predicate::Compare { column, op, value } => {
+            let v = row.value(column);
+            !v.is_null() && !value.is_null() && holds(*op, v.as_ref().cmp(value))
+        }
+        Predicate::In { column, values } => {
+            let v = row.value(column);
+            !v.is_null() && values.contains(&v)
+        }
+        Predicate::Contains { column, key, value } => match (row.value(column).as_ref(), key) {
+            (Value::List(items) | Value::Set(items), _) => items.contains(value),
+            (Value::Map(entries), true) => entries.iter().any(|(k, _)| k == value),
+            (Value::Map(entries), false) => entries.iter().any(|(_, v)| v == value),
+            _ => false,
+        },
+        Predicate::MapEntry { column, key, op, value } => match row.value(column).as_ref() {
+            Value::Map(entries) => entries
+                .iter()
+                .find(|(k, _)| k == key)
+                .is_some_and(|(_, v)| holds(*op, v.cmp(value))),
+            _ => false,
+        },
+        Predicate::MultiCompare { columns, op, values } => {
+            let actual: Vec<Value> = columns.iter().map(|c| row.value(c).into_owned()).collect();
+            holds(*op, compare_tuples(&actual, values))
+        }
+        Predicate::MultiIn { columns, tuples } => {
+            let actual: Vec<Value> = columns.iter().map(|c| row.value(c).into_owned()).collect();
+            tuples.iter().any(|t| compare_tuples(&actual, t) == Ordering::Equal)
+        }
+        // Token relations select partitions, not rows: see `token_admits`.
+        Predicate::Token { .. } => true,
+    }
+}
+
+/// Whether a partition at `token` satisfies every token relation.
+pub(crate) fn token_admits(predicates: &[Predicate<'_>], token: i64) -> bool {
+    predicates.iter().all(|p| match p {
+        Predicate::Token { op, token: bound } => holds(*op, token.cmp(bound)),
+        _ => true,
+    })
+}
+
+/// The values a predicate pins `column` to (`=` or `IN`), if it does.
+pub(crate) fn pinned<'p>(predicates: &'p [Predicate<'_>], column: &Column) -> Option<Vec<Value>> {
+    for p in predicates {
+        match p {
+            Predicate::Compare { column: c, op: Operator::Eq, value } if c.name == column.name => {
+                return Some(vec![value.clone()]);
+            }
+            Predicate::In { column: c, values } if c.name == column.name => {
+                return Some(values.clone());
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Every combination of the values pinning `columns` (a cartesian product,
+/// each component in the column type's order, duplicates dropped), or
+/// `None` when some column is not pinned. Multi-column `=` and `IN` on
+/// clustering columns pin their columns together.
+pub(crate) fn key_combinations(predicates: &[Predicate<'_>], columns: &[&Column]) -> Option<Vec<Vec<Value>>> {
+    let mut combos: Vec<Vec<Value>> = vec![Vec::new()];
+    let mut i = 0;
+    while i < columns.len() {
+        if let Some((width, tuples)) = multi_pinned(predicates, columns[i]) {
+            let mut next = Vec::with_capacity(combos.len() * tuples.len());
+            for c in &combos {
+                for t in &tuples {
+                    let mut k = c.clone();
+                    k.extend(t.iter().cloned());
+                    next.push(k);
+                }
+            }
+            combos = next;
+            i += width;
+            continue;
+        }
+        let mut values = pinned(predicates, columns[i])?;
+        values.sort();
+        values.dedup();
+        let mut next = Vec::with_capacity(combos.len() * values.len());
+        for c in &combos {
+            for v in &values {
+                let mut k = c.clone();
+                k.push(v.clone());
+                next.push(k);
+            }
+        }
+        combos = next;
+        i += 1;
+    }
+    Some(combos)
+}
+
+fn multi_pinned(predicates: &[Predicate<'_>], first: &Column) -> Option<(usize, Vec<Vec<Value>>)> {
+    predicates.iter().find_map(|p| match p {
+        Predicate::MultiCompare { columns, op: Operator::Eq, values }
+            if columns.first().is_some_and(|c| c.name == first.name) =>
+        {
+            Some((columns.len(), vec![values.clone()]))
+        }
+        Predicate::MultiIn { columns, tuples } if columns.first().is_some_and(|c| c.name == first.name) => {
+            Some((columns.len(), tuples.clone()))
+        }
+        _ => None,
+    })
+}
+
+/// The clustering columns of `table`, in order.
+pub(crate) fn clustering_columns(table: &Table) -> Vec<&Column> {
+    table.clustering_columns().collect()
+}
+
+/// The partition key columns of `table`, in order.
+pub(crate) fn partition_columns(table: &Table) -> Vec<&Column> {
+    table.partition_key_columns().collect()
+}
+
+/// Bit `i` set when clustering column `i` is DESC: the storage key's order.
+pub(crate) fn descending_mask(table: &Table) -> u32 {
+    table
+        .clustering_columns()
+        .enumerate()
+        .filter(|(_, c)| matches!(c.kind, ColumnKind::Clustering(_, crate::syntax::ast::Order::Desc)))
+        .fold(0, |mask, (i, _)| if i < 32 { mask | (1 << i) } else { mask })
+}
+
+/// The storage range of the rows starting with clustering `prefix` and,
+/// when the next clustering column has a slice (`c > 3 AND c <= 9`, or a
+/// multi-column slice starting there), within it. Bounds are in storage
+/// order, so a slice on a DESC column turns around.
+pub(crate) fn slice_bounds(
+    table: &Table,
+    predicates: &[Predicate<'_>],
+    prefix: &[Value],
+) -> (StdBound<ClusteringKey>, StdBound<ClusteringKey>) {
+    let mask = descending_mask(table);
+    let whole = |b| {
+        if prefix.is_empty() {
+            StdBound::Unbounded
+        } else {
+            StdBound::Included(ClusteringKey::bound(prefix.to_vec(), mask, b))
+        }
+    };
+    let (mut start, mut end) = (whole(KeyBound::Before), whole(KeyBound::After));
+    let columns = clustering_columns(table);
+    let Some(next) = columns.get(prefix.len()) else {
+        return (start, end);
+    };
+    let descending = mask & (1 << prefix.len().min(31)) != 0;
+    for p in predicates {
+        let (op, values) = match p {
+            Predicate::Compare { column, op, value } if column.name == next.name => {
+                (*op, vec![value.clone()])
+            }
+            Predicate::MultiCompare { columns, op, values }
+                if columns.first().is_some_and(|c| c.name == next.name) =>
+            {
+                (*op, values.clone())
+            }
+            _ => continue,
+        };
+        let mut key = prefix.to_vec();
+        key.extend(values);
+        let at = |b| StdBound::Included(ClusteringKey::bound(key.clone(), mask, b));
+        // Whether the relation bounds values from below, and whether inclusively.
+        let (lower, inclusive) = match op {
+            Operator::Gt => (true, false),
+            Operator::Ge => (true, true),
+            Operator::Lt => (false, false),
+            Operator::Le => (false, true),
+            Operator::Eq | Operator::Ne => continue,
+        };
+        // In storage order a lower value bound is a start, unless the column is DESC.
+        if lower != descending {
+            start = at(if inclusive { KeyBound::Before } else { KeyBound::After });
+        } else {
+            end = at(if inclusive { KeyBound::After } else { KeyBound::Before });
+        }
+    }
+    (start, end)
+}

@@ -1,0 +1,367 @@
+//! SELECT: walk the rows the plan reads, project them, aggregate or group
+//! them, order rows merged from several partitions, apply the limits, and
+//! report what it cost.
+
+use crate::error::Error;
+use crate::planner::Plan;
+use crate::schema::Table;
+use crate::storage::{Partition, TableData};
+use crate::syntax::ast::{NativeType, Select, Term};
+use crate::types::{DataType, Value};
+
+use super::bind::eval_term;
+use super::read::{self, Walk, WalkCost};
+use super::restrict;
+use super::result::{ColumnSpec, ResultSet};
+use super::selector::{self, Projection, Sel};
+use super::view::RowView;
+use super::Run;
+
+/// Cassandra's guidance for a partition: past this many rows it is large.
+const LARGE_PARTITION_ROWS: usize = 100_000;
+
+/// A table needs at least this many rows before one partition holding
+/// most of them counts as hot.
+const HOT_TABLE_ROWS: usize = 10_000;
+
+/// Runs a planned SELECT.
+pub(crate) fn run(run: &mut Run<'_, '_>, select: &Select, plan: &Plan) -> Result<ResultSet, Error> {
+    let table = run
+        .ctx
+        .catalog
+        .resolve_table(run.ctx.keyspace.as_deref(), &select.from)
+        .map_err(Error::as_refusal)?;
+    let empty = TableData::default();
+    let data = run.store.table(&table.qualified_name()).unwrap_or(&empty);
+    let now_secs = run.now_secs();
+    let fcx = &mut *run.fcx;
+    let predicates = restrict::compile(table, &select.where_clause, run.binds, fcx)?;
+    let projection = selector::compile(table, &select.selection, run.binds, fcx).map_err(Error::as_refusal)?;
+    let limit = limit(&select.limit, "LIMIT", run.binds, fcx)?;
+    let per_partition = limit_of_partition(&select.per_partition_limit, run.binds, fcx)?;
+    let groups = select
+        .group_by
+        .iter()
+        .map(|g| selector::compile_one(table, g, run.binds, fcx))
+        .collect::<Result<Vec<_>, _>>()?;
+    let walk = Walk {
+        table,
+        data,
+        predicates: &predicates,
+        direction: plan.order,
+        now_secs,
+        distinct: select.distinct,
+    };
+    let partitions = read::partitions(&walk);
+    let merge = !select.order_by.is_empty() && partitions_pinned(table, &predicates) > 1;
+    if merge {
+        // Rows merged across partitions must all be read before the LIMIT
+        // applies (`SelectStatement.getDataLimits`), so with paging on —
+        // cqlsh's default — Cassandra refuses whatever the LIMIT.
+        return Err(Error::invalid(
+            "Cannot page queries with both ORDER BY and a IN restriction on the partition key; you must either remove the ORDER BY or the IN and sort client side, or disable paging for this query",
+        ));
+    }
+    let mut cost = WalkCost::default();
+    let mut rows: Vec<Vec<Value>> = Vec::new();
+    let mut warnings = Vec::new();
+    if projection.aggregates() || !groups.is_empty() {
+        rows = aggregate(&walk, &partitions, &projection, &groups, per_partition, limit, &mut cost, fcx)?;
+    } else {
+        let mut views: Vec<RowView<'_>> = Vec::new();
+        let cap = if merge { None } else { limit };
+        for partition in &partitions {
+            cost.partitions += 1;
+            let mut taken = 0u64;
+            let keep_going = read::rows_of(&walk, partition, &mut cost, &mut |v| {
+                views.push(v);
+                taken += 1;
+                per_partition.is_none_or(|n| taken < n) && cap.is_none_or(|n| (views.len() as u64) < n)
+            });
+            if !keep_going && cap.is_some_and(|n| views.len() as u64 >= n) {
+                break;
+            }
+        }
+        if merge {
+            sort_merged(table, select, &mut views);
+        }
+        if let Some(n) = limit {
+            views.truncate(usize::try_from(n).unwrap_or(usize::MAX));
+        }
+        for v in &views {
+            let mut row = Vec::with_capacity(projection.items.len());
+            for item in &projection.items {
+                row.push(selector::eval(item, Some(v), &[], fcx)?);
+            }
+            rows.push(row);
+        }
+    }
+    partition_warnings(table, data, &partitions, &mut warnings);
+    if projection.aggregates() || !groups.is_empty() {
+        warnings.extend(aggregation_warning(&predicates));
+    }
+    let (columns, rows) = if select.json {
+        json_rows(&projection.columns, rows)
+    } else {
+        (projection.columns.clone(), rows)
+    };
+    let mut result = ResultSet::rows(columns, rows);
+    result.warnings = warnings;
+    result.metrics.partitions_touched = cost.partitions;
+    result.metrics.rows_scanned = cost.rows_scanned;
+    result.metrics.rows_returned = result.rows.len() as u64;
+    Ok(result)
+}
+
+fn limit(term: &Option<Term>, what: &str, binds: &super::Binds, fcx: &mut super::FunctionContext<'_>) -> Result<Option<u64>, Error> {
+    let Some(term) = term else {
+        return Ok(None);
+    };
+    match eval_term(term, &DataType::Native(NativeType::Int), what, binds, fcx)? {
+        Value::Int(n) if n > 0 => Ok(Some(n as u64)),
+        Value::Null => Err(Error::invalid(format!("Invalid null value of {}", what.to_lowercase()))),
+        _ => Err(Error::invalid(format!("{what} must be strictly positive")).with_span(term.span)),
+    }
+}
+
+fn limit_of_partition(term: &Option<Term>, binds: &super::Binds, fcx: &mut super::FunctionContext<'_>) -> Result<Option<u64>, Error> {
+    limit(term, "PER PARTITION LIMIT", binds, fcx)
+}
+
+/// How many partitions `=`/`IN` pin (0 when the key is not pinned).
+fn partitions_pinned(table: &Table, predicates: &[restrict::Predicate<'_>]) -> usize {
+    let pk = restrict::partition_columns(table);
+    restrict::key_combinations(predicates, &pk).map_or(0, |k| k.len())
+}
+
+/// Orders rows read from several partitions by the ORDER BY columns; ties
+/// keep partition order. A static-only row sorts first ascending, last
+/// descending (results.md).
+fn sort_merged(table: &Table, select: &Select, views: &mut [RowView<'_>]) {
+    let keys: Vec<(&crate::schema::Column, bool)> = select
+        .order_by
+        .iter()
+        .filter_map(|o| {
+            let c = table.column(&o.column.name)?;
+            let desc = matches!(o.order, Some(crate::syntax::ast::Order::Desc));
+            Some((c, desc))
+        })
+        .collect();
+    views.sort_by(|a, b| {
+        for (column, desc) in &keys {
+            let (x, y) = (a.value(column), b.value(column));
+            let order = match (x.is_null(), y.is_null()) {
+                (true, true) => std::cmp::Ordering::Equal,
+                (true, false) => std::cmp::Ordering::Less,
+                (false, true) => std::cmp::Ordering::Greater,
+                _ => x.as_ref().cmp(y.as_ref()),
+            };
+            let order = if *desc { order.reverse() } else { order };
+            if order != std::cmp::Ordering::Equal {
+                return order;
+            }
+        }
+        std::cmp::Ordering::Equal
+    });
+}
+
+/// Aggregation: one row per group (GROUP BY), or one row for everything.
+#[allow(clippy::too_many_arguments)]
+fn aggregate<'a>(
+    walk: &Walk<'a, '_>,
+    partitions: &[&'a Partition],
+    projection: &Projection<'_>,
+    groups: &[Sel<'_>],
+    per_partition: Option<u64>,
+    limit: Option<u64>,
+    cost: &mut WalkCost,
+    fcx: &mut super::FunctionContext<'_>,
+) -> Result<Vec<Vec<Value>>, Error> {
+    let mut out = Vec::new();
+    let mut state: Option<(Vec<Value>, RowView<'a>, Vec<super::aggregate::Accumulator>)> = None;
+    let mut error = None;
+    let finish = |state: (Vec<Value>, RowView<'a>, Vec<super::aggregate::Accumulator>), fcx: &mut super::FunctionContext<'_>| -> Result<Vec<Value>, Error> {
+        let (_, first, accumulators) = state;
+        let finished: Vec<Value> = accumulators.into_iter().map(|a| a.finish()).collect();
+        projection
+            .items
+            .iter()
+            .map(|item| selector::eval(item, Some(&first), &finished, fcx))
+            .collect()
+    };
+    for partition in partitions {
+        cost.partitions += 1;
+        let mut groups_here = 0u64;
+        let mut rows_here = 0u64;
+        let stopped = !read::rows_of(walk, partition, cost, &mut |v| {
+            let key: Vec<Value> = match groups
+                .iter()
+                .map(|g| selector::eval(g, Some(&v), &[], fcx))
+                .collect::<Result<Vec<_>, _>>()
+            {
+                Ok(k) => k,
+                Err(e) => {
+                    error = Some(e);
+                    return false;
+                }
+            };
+            let same = match &state {
+                None => false,
+                Some(_) if groups.is_empty() => true,
+                Some((k, _, _)) => *k == key,
+            };
+            if groups.is_empty() && per_partition.is_some_and(|n| rows_here >= n) {
+                return false;
+            }
+            rows_here += 1;
+            if !same {
+                if !groups.is_empty() && per_partition.is_some_and(|n| groups_here >= n) {
+                    return false;
+                }
+                if let Some(done) = state.take() {
+                    match finish(done, fcx) {
+                        Ok(row) => out.push(row),
+                        Err(e) => {
+                            error = Some(e);
+                            return false;
+                        }
+                    }
+                    if limit.is_some_and(|n| out.len() as u64 >= n) {
+                        return false;
+                    }
+                }
+                groups_here += 1;
+                state = Some((key, v, projection.accumulators()));
+            }
+            if let Some((_, _, accumulators)) = state.as_mut() {
+                if let Err(e) = selector::accumulate(projection, accumulators, &v, fcx) {
+                    error = Some(e);
+                    return false;
+                }
+            }
+            true
+        });
+        if let Some(e) = error.take() {
+            return Err(e);
+        }
+        if stopped && limit.is_some_and(|n| out.len() as u64 >= n) {
+            return Ok(out);
+        }
+    }
+    match state {
+        Some(done) => out.push(finish(done, fcx)?),
+        None if groups.is_empty() => {
+            // No rows: aggregates still give one row (count 0, max null).
+            let finished: Vec<Value> = projection.accumulators().into_iter().map(|a| a.finish()).collect();
+            let row = projection
+                .items
+                .iter()
+                .map(|item| selector::eval(item, None, &finished, fcx))
+                .collect::<Result<Vec<_>, _>>()?;
+            out.push(row);
+        }
+        None => {}
+    }
+    if let Some(n) = limit {
+        out.truncate(usize::try_from(n).unwrap_or(usize::MAX));
+    }
+    Ok(out)
+}
+
+/// Cassandra's warning for an aggregate over more than one partition
+/// (`SelectStatement.execute`): none when the partition key is restricted
+/// other than by IN.
+fn aggregation_warning(predicates: &[restrict::Predicate<'_>]) -> Option<String> {
+    let on_key = |p: &restrict::Predicate<'_>| match p {
+        restrict::Predicate::Compare { column, .. } | restrict::Predicate::In { column, .. } => {
+            column.is_partition_key()
+        }
+        restrict::Predicate::Token { .. } => true,
+        _ => false,
+    };
+    if !predicates.iter().any(on_key) {
+        return Some("Aggregation query used without partition key".into());
+    }
+    let in_on_key = predicates.iter().any(|p| {
+        matches!(p, restrict::Predicate::In { column, values } if column.is_partition_key() && values.len() > 1)
+    });
+    in_on_key.then(|| "Aggregation query used on multiple partition keys (IN restriction)".into())
+}
+
+/// Large and hot partition warnings for the partitions a query read.
+fn partition_warnings(table: &Table, data: &TableData, partitions: &[&Partition], warnings: &mut Vec<String>) {
+    let mut table_rows = None;
+    for p in partitions {
+        let rows = p.rows.len();
+        if rows > LARGE_PARTITION_ROWS {
+            warnings.push(format!(
+                "Large partition {} of {} holds {rows} rows, past Cassandra's guidance of {LARGE_PARTITION_ROWS} rows",
+                key_text(table, p),
+                table.qualified_name()
+            ));
+        } else if rows > HOT_TABLE_ROWS / 2 {
+            let total = *table_rows.get_or_insert_with(|| data.row_count());
+            if total >= HOT_TABLE_ROWS && rows * 2 > total {
+                warnings.push(format!(
+                    "Hot partition {} of {} holds {rows} of the table's {total} rows",
+                    key_text(table, p),
+                    table.qualified_name()
+                ));
+            }
+        }
+    }
+}
+
+fn key_text(table: &Table, p: &Partition) -> String {
+    let parts: Vec<String> = p
+        .key
+        .iter()
+        .zip(table.partition_key_columns())
+        .map(|(v, c)| v.cqlsh_display(&c.data_type))
+        .collect();
+    format!("({})", parts.join(", "))
+}
+
+/// SELECT JSON: one text column `[json]`, a JSON object per row keyed by
+/// the result column names (quoted as CQL quotes them when they need it).
+fn json_rows(columns: &[ColumnSpec], rows: Vec<Vec<Value>>) -> (Vec<ColumnSpec>, Vec<Vec<Value>>) {
+    let keys: Vec<String> = columns
+        .iter()
+        .map(|c| {
+            let mut name = String::new();
+            let _ = crate::syntax::ast::write_name(&mut name, &c.name);
+            let mut key = String::new();
+            json_string(&mut key, &name);
+            key
+        })
+        .collect();
+    let rows = rows
+        .into_iter()
+        .map(|row| {
+            let mut text = String::from("{");
+            for (i, (value, column)) in row.iter().zip(columns).enumerate() {
+                if i > 0 {
+                    text.push_str(", ");
+                }
+                text.push_str(&keys[i]);
+                text.push_str(": ");
+                if value.is_null() {
+                    text.push_str("null");
+                } else {
+                    text.push_str(&value.to_json_text(&column.data_type));
+                }
+            }
+            text.push('}');
+            vec![Value::Text(text)]
+        })
+        .collect();
+    let column = ColumnSpec {
+        name: "[json]".into(),
+        data_type: DataType::Native(NativeType::Text),
+    };
+    (vec![column], rows)
+}
+
+fn json_string(out: &mut String, text: &str) {
+    out.push_str(&Value::Text(text.to_string()).to_json_text(&DataType::Native(NativeType::Text)));
+}

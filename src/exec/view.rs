@@ -1,0 +1,91 @@
+//! A read-only view of one result row in storage: its partition, its
+//! clustering key and its cells, with each column's live value at the
+//! statement's time.
+
+use std::borrow::Cow;
+
+use crate::schema::{Column, ColumnKind, Table};
+use crate::storage::{Cell, ClusteringKey, Collection, Partition, Row, Slot, TableData};
+use crate::types::{DataType, Value};
+
+/// One row as a query sees it. `row` is `None` for a partition's static
+/// row standing in for a partition without clustering rows.
+#[derive(Clone, Copy)]
+pub(crate) struct RowView<'a> {
+    pub(crate) table: &'a Table,
+    pub(crate) data: &'a TableData,
+    pub(crate) partition: &'a Partition,
+    pub(crate) clustering: Option<&'a ClusteringKey>,
+    pub(crate) row: Option<&'a Row>,
+    pub(crate) now_secs: i64,
+}
+
+impl<'a> RowView<'a> {
+    /// The live value of `column` (`Value::Null` when absent or expired).
+    pub(crate) fn value(&self, column: &Column) -> Cow<'a, Value> {
+        match column.kind {
+            ColumnKind::PartitionKey(i) => borrowed(self.partition.key.get(i)),
+            ColumnKind::Clustering(i, _) => borrowed(self.clustering.and_then(|k| k.values().get(i))),
+            ColumnKind::Static => self.slot_value(Some(&self.partition.static_row), column),
+            ColumnKind::Regular => self.slot_value(self.row, column),
+        }
+    }
+
+    /// The cell of a simple (non-collection) `column`, live or not.
+    pub(crate) fn cell(&self, column: &Column) -> Option<&'a Cell> {
+        match self.slot(column)? {
+            Slot::Cell(cell) => Some(cell),
+            Slot::Collection(_) => None,
+        }
+    }
+
+    /// The collection cells of a non-frozen collection `column`.
+    pub(crate) fn collection(&self, column: &Column) -> Option<&'a Collection> {
+        match self.slot(column)? {
+            Slot::Collection(c) => Some(c),
+            Slot::Cell(_) => None,
+        }
+    }
+
+    fn slot(&self, column: &Column) -> Option<&'a Slot> {
+        let row = match column.kind {
+            ColumnKind::Static => &self.partition.static_row,
+            ColumnKind::Regular => self.row?,
+            _ => return None,
+        };
+        row.slot(self.data.slot(&column.name)?)
+    }
+
+    fn slot_value(&self, row: Option<&'a Row>, column: &Column) -> Cow<'a, Value> {
+        let Some(slot) = row.and_then(|r| r.slot(self.data.slot(&column.name)?)) else {
+            return Cow::Owned(Value::Null);
+        };
+        match slot {
+            Slot::Cell(cell) => borrowed(cell.live_value(self.now_secs)),
+            Slot::Collection(c) => Cow::Owned(collection_value(c, &column.data_type, self.now_secs)),
+        }
+    }
+}
+
+fn borrowed(value: Option<&Value>) -> Cow<'_, Value> {
+    match value {
+        Some(v) => Cow::Borrowed(v),
+        None => Cow::Owned(Value::Null),
+    }
+}
+
+/// A non-frozen collection's live elements as one value; an empty
+/// collection reads as null, as in Cassandra.
+pub(crate) fn collection_value(collection: &Collection, ty: &DataType, now_secs: i64) -> Value {
+    let live = collection.live(now_secs);
+    let value = match ty {
+        DataType::List { .. } => Value::List(live.map(|(_, v)| v.clone()).collect()),
+        DataType::Set { .. } => Value::Set(live.map(|(k, _)| k.clone()).collect()),
+        _ => Value::Map(live.map(|(k, v)| (k.clone(), v.clone())).collect()),
+    };
+    match &value {
+        Value::List(v) | Value::Set(v) if v.is_empty() => Value::Null,
+        Value::Map(m) if m.is_empty() => Value::Null,
+        _ => value,
+    }
+}

@@ -1,0 +1,719 @@
+//! INSERT, UPDATE and DELETE turned into [`Mutation`]s.
+//!
+//! Everything that can fail — a value of the wrong type, a list index out of
+//! bounds, a missing key — fails here, before storage is touched. Operations
+//! that depend on what is stored (setting a list element by index) read the
+//! store as it was before the statement, as Cassandra reads it before
+//! applying a batch.
+
+use crate::error::Error;
+use crate::schema::{Column, Table};
+use crate::storage::{Cell, ClusteringKey, Expiry, Liveness, Store, TableData};
+use crate::syntax::ast::{
+    ArithmeticSign, AssignmentKind, ColumnRef, Delete, Insert, InsertSource, NativeType, Term,
+    Update, UsingItem,
+};
+use crate::types::{DataType, Value};
+
+use super::bind::{eval_term, Binds};
+use super::functions::FunctionContext;
+use super::mutation::{Mutation, Op, RowRef};
+use super::restrict::{self, Predicate};
+use super::view::collection_value;
+
+/// What every write of one statement shares.
+pub(crate) struct WriteEnv<'a, 'f> {
+    /// The data as it was before the statement.
+    pub(crate) store: &'a Store,
+    /// The write time unless `USING TIMESTAMP` says otherwise.
+    pub(crate) timestamp: i64,
+    /// The statement's clock, in seconds.
+    pub(crate) now_secs: i64,
+    /// Bind values.
+    pub(crate) binds: &'a Binds,
+    /// Non-deterministic functions.
+    pub(crate) fcx: &'a mut FunctionContext<'f>,
+    /// A sequence for list element keys, unique within the session.
+    pub(crate) list_sequence: &'a mut i64,
+}
+
+/// The write time and expiry of a statement after its USING clause.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Stamp {
+    pub(crate) timestamp: i64,
+    pub(crate) expiry: Option<Expiry>,
+}
+
+const MAX_TTL: i64 = 630_720_000;
+
+/// Reads `USING TTL` and `USING TIMESTAMP`, with the table's default TTL.
+pub(crate) fn stamp(
+    table: &Table,
+    using: &[UsingItem],
+    env: &mut WriteEnv<'_, '_>,
+) -> Result<Stamp, Error> {
+    let mut timestamp = env.timestamp;
+    let mut ttl = table.default_ttl();
+    for item in using {
+        match item {
+            UsingItem::Timestamp(term) => {
+                timestamp = match int_term(term, NativeType::Bigint, "[timestamp]", env)? {
+                    Some(t) => t,
+                    None => return Err(Error::invalid("Invalid null value of timestamp").with_span(term.span)),
+                };
+            }
+            UsingItem::Ttl(term) => {
+                let value = int_term(term, NativeType::Int, "[ttl]", env)?;
+                let Some(value) = value else {
+                    return Err(Error::invalid("Invalid null value of TTL").with_span(term.span));
+                };
+                if value < 0 {
+                    return Err(Error::invalid(format!(
+                        "A TTL must be greater or equal to 0, but was {value}"
+                    ))
+                    .with_span(term.span));
+                }
+                if value > MAX_TTL {
+                    return Err(Error::invalid(format!(
+                        "ttl is too large. requested ({value}) maximum ({MAX_TTL})"
+                    ))
+                    .with_span(term.span));
+                }
+                ttl = value;
+            }
+        }
+    }
+    let ttl = i32::try_from(ttl).unwrap_or(i32::MAX);
+    Ok(Stamp {
+        timestamp,
+        expiry: Expiry::after(ttl, env.now_secs),
+    })
+}
+
+fn int_term(
+    term: &Term,
+    ty: NativeType,
+    name: &str,
+    env: &mut WriteEnv<'_, '_>,
+) -> Result<Option<i64>, Error> {
+    match eval_term(term, &DataType::Native(ty), name, env.binds, env.fcx)? {
+        Value::Int(v) => Ok(Some(i64::from(v))),
+        Value::Bigint(v) => Ok(Some(v)),
+        _ => Ok(None),
+    }
+}
+
+fn data<'s>(store: &'s Store, table: &Table) -> Option<&'s TableData> {
+    store.table(&table.qualified_name())
+}
+
+fn slot(store: &Store, table: &Table, column: &Column) -> Result<usize, Error> {
+    data(store, table)
+        .and_then(|d| d.slot(&column.name))
+        .ok_or_else(|| {
+            Error::new(
+                crate::ErrorKind::ServerError,
+                format!("no storage for column {} of {}", column.name, table.qualified_name()),
+            )
+        })
+}
+
+fn mutation(table: &Table, key: Vec<Value>) -> Result<Mutation, Error> {
+    Ok(Mutation {
+        table: table.qualified_name(),
+        position: restrict::partition_position(&key)?,
+        key,
+        ops: Vec::new(),
+    })
+}
+
+fn check_key_size(table: &Table, key: &[Value]) -> Result<(), Error> {
+    let size: usize = key
+        .iter()
+        .map(|v| v.serialize().map(|b| b.len()).unwrap_or(0))
+        .sum();
+    if size > 65_535 {
+        return Err(Error::invalid(format!(
+            "Key length of {size} is longer than maximum of 65535"
+        )));
+    }
+    let _ = table;
+    Ok(())
+}
+
+/// The mutation of an INSERT.
+pub(crate) fn insert(table: &Table, insert: &Insert, env: &mut WriteEnv<'_, '_>) -> Result<Mutation, Error> {
+    let stamp = stamp(table, &insert.using, env)?;
+    let values = insert_values(table, insert, env)?;
+    let mut key = Vec::new();
+    let mut clustering = Vec::new();
+    for column in table.partition_key_columns().chain(table.clustering_columns()) {
+        let value = values
+            .iter()
+            .find(|(c, _)| c.name == column.name)
+            .map(|(_, v)| v.clone())
+            .ok_or_else(|| {
+                Error::invalid(format!("Some partition key parts are missing: {}", column.name))
+            })?;
+        if value.is_null() {
+            return Err(Error::invalid(format!(
+                "Invalid null value in condition for column {}",
+                column.name
+            )));
+        }
+        if column.is_partition_key() {
+            key.push(value);
+        } else {
+            clustering.push(value);
+        }
+    }
+    check_key_size(table, &key)?;
+    let mut m = mutation(table, key)?;
+    let row_key = ClusteringKey::exact(clustering, restrict::descending_mask(table));
+    let has_clustering = !table.clustering.is_empty();
+    let only_static = has_clustering
+        && values
+            .iter()
+            .all(|(c, _)| c.is_partition_key() || c.is_static());
+    if !only_static {
+        m.ops.push(Op::Liveness {
+            key: row_key.clone(),
+            liveness: Liveness {
+                timestamp: stamp.timestamp,
+                expiry: stamp.expiry,
+            },
+        });
+    }
+    for (column, value) in values {
+        if column.is_primary_key() {
+            continue;
+        }
+        let row = if column.is_static() {
+            RowRef::Static
+        } else {
+            RowRef::Row(row_key.clone())
+        };
+        write_value(table, column, row, value, stamp, env, &mut m.ops)?;
+    }
+    Ok(m)
+}
+
+fn insert_values<'t>(
+    table: &'t Table,
+    insert: &Insert,
+    env: &mut WriteEnv<'_, '_>,
+) -> Result<Vec<(&'t Column, Value)>, Error> {
+    match &insert.source {
+        InsertSource::Values { columns, values } => {
+            let mut out = Vec::with_capacity(columns.len());
+            for (name, term) in columns.iter().zip(values) {
+                let column = table.column(&name.name).ok_or_else(|| {
+                    Error::invalid(format!("Undefined column name {}", name.name)).with_span(name.span)
+                })?;
+                let value = eval_term(term, &column.data_type, &column.name, env.binds, env.fcx)?;
+                out.push((column, value));
+            }
+            Ok(out)
+        }
+        InsertSource::Json { value, default } => {
+            let text = match eval_term(value, &DataType::Native(NativeType::Text), "[json]", env.binds, env.fcx)? {
+                Value::Text(t) | Value::Ascii(t) => t,
+                _ => return Err(Error::invalid("Got null for INSERT JSON values")),
+            };
+            let unset = matches!(default, Some(crate::syntax::ast::JsonDefault::Unset));
+            super::json_insert::columns_from_json(table, &text, unset)
+        }
+    }
+}
+
+/// Writes `value` into `column` of `row`: a cell, or for a non-frozen
+/// collection a collection deletion then its elements.
+fn write_value(
+    table: &Table,
+    column: &Column,
+    row: RowRef,
+    value: Value,
+    stamp: Stamp,
+    env: &mut WriteEnv<'_, '_>,
+    ops: &mut Vec<Op>,
+) -> Result<(), Error> {
+    let slot = slot(env.store, table, column)?;
+    if column.data_type.is_multi_cell() {
+        ops.push(Op::DeleteCollection {
+            row: row.clone(),
+            slot,
+            timestamp: stamp.timestamp - 1,
+        });
+        add_elements(&column.data_type, row, slot, value, stamp, false, env, ops);
+        return Ok(());
+    }
+    let cell = if value.is_null() {
+        Cell::tombstone(stamp.timestamp)
+    } else {
+        Cell::live(value, stamp.timestamp, stamp.expiry)
+    };
+    ops.push(Op::Cell { row, slot, cell });
+    Ok(())
+}
+
+/// Adds the elements of `value` to a collection: list elements after (or,
+/// prepending, before) every existing one, set members, map entries.
+#[allow(clippy::too_many_arguments)]
+fn add_elements(
+    ty: &DataType,
+    row: RowRef,
+    slot: usize,
+    value: Value,
+    stamp: Stamp,
+    prepend: bool,
+    env: &mut WriteEnv<'_, '_>,
+    ops: &mut Vec<Op>,
+) {
+    let live = |v: Value| Cell::live(v, stamp.timestamp, stamp.expiry);
+    match (ty, value) {
+        (DataType::List { .. }, Value::List(items)) => {
+            for item in items {
+                *env.list_sequence += 1;
+                let time = if prepend { -stamp.timestamp } else { stamp.timestamp };
+                let key = Value::Tuple(vec![
+                    Some(Value::Bigint(time)),
+                    Some(Value::Bigint(*env.list_sequence)),
+                ]);
+                ops.push(Op::Element { row: row.clone(), slot, key, cell: live(item) });
+            }
+        }
+        (DataType::Set { .. }, Value::Set(items) | Value::List(items)) => {
+            for item in items {
+                ops.push(Op::Element { row: row.clone(), slot, key: item, cell: live(Value::Null) });
+            }
+        }
+        (DataType::Map { .. }, Value::Map(entries)) => {
+            for (k, v) in entries {
+                ops.push(Op::Element { row: row.clone(), slot, key: k, cell: live(v) });
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The partition keys and clustering rows a WHERE clause pins.
+struct Targets {
+    partitions: Vec<Vec<Value>>,
+    /// Full clustering keys pinned by `=`/`IN`, or `None` when the clustering
+    /// key is not fully pinned.
+    rows: Option<Vec<Vec<Value>>>,
+}
+
+fn targets(table: &Table, predicates: &[Predicate<'_>]) -> Result<Targets, Error> {
+    let pk = restrict::partition_columns(table);
+    let partitions = restrict::key_combinations(predicates, &pk)
+        .ok_or_else(|| Error::invalid("Some partition key parts are missing"))?;
+    for key in &partitions {
+        check_key_size(table, key)?;
+    }
+    let ck = restrict::clustering_columns(table);
+    let rows = if ck.is_empty() {
+        Some(vec![Vec::new()])
+    } else {
+        restrict::key_combinations(predicates, &ck)
+    };
+    Ok(Targets { partitions, rows })
+}
+
+/// The mutations of an UPDATE (one per partition it names).
+pub(crate) fn update(table: &Table, update: &Update, env: &mut WriteEnv<'_, '_>) -> Result<Vec<Mutation>, Error> {
+    let stamp = stamp(table, &update.using, env)?;
+    let predicates = restrict::compile(table, &update.where_clause, env.binds, env.fcx)?;
+    let targets = targets(table, &predicates)?;
+    let only_static = update.assignments.iter().all(|a| {
+        let name = match &a.kind {
+            AssignmentKind::Set { target, .. } => &target.column().name,
+            AssignmentKind::Apply { column, .. } | AssignmentKind::Prepend { column, .. } => &column.name,
+        };
+        table.column(name).is_some_and(Column::is_static)
+    });
+    let rows: Vec<Option<Vec<Value>>> = match (&targets.rows, only_static) {
+        (_, true) if !table.clustering.is_empty() => vec![None],
+        (Some(rows), _) => rows.iter().cloned().map(Some).collect(),
+        (None, _) => {
+            return Err(Error::invalid(format!(
+                "Some clustering keys are missing: {}",
+                table.clustering.join(", ")
+            )))
+        }
+    };
+    let mask = restrict::descending_mask(table);
+    let mut out = Vec::with_capacity(targets.partitions.len());
+    for key in targets.partitions {
+        let mut m = mutation(table, key)?;
+        for ck in &rows {
+            let row_key = ck.as_ref().map(|v| ClusteringKey::exact(v.clone(), mask));
+            for assignment in &update.assignments {
+                assign(table, &m, row_key.as_ref(), &assignment.kind, stamp, env)
+                    .map(|ops| m.ops.extend(ops))
+                    .map_err(|e| if e.span().is_some() { e } else { e.with_span(assignment.span) })?;
+            }
+        }
+        out.push(m);
+    }
+    Ok(out)
+}
+
+fn row_ref(column: &Column, key: Option<&ClusteringKey>) -> RowRef {
+    match (column.is_static(), key) {
+        (false, Some(k)) => RowRef::Row(k.clone()),
+        _ => RowRef::Static,
+    }
+}
+
+/// The current live value of `column` in the row a mutation addresses, as
+/// stored before the statement.
+fn current(table: &Table, m: &Mutation, key: Option<&ClusteringKey>, column: &Column, env: &WriteEnv<'_, '_>) -> Value {
+    let Some(d) = data(env.store, table) else {
+        return Value::Null;
+    };
+    let Some(partition) = d.partition(&m.position) else {
+        return Value::Null;
+    };
+    let row = match row_ref(column, key) {
+        RowRef::Static => Some(&partition.static_row),
+        RowRef::Row(k) => partition.rows.get(&k),
+    };
+    let Some(slot) = row.and_then(|r| r.slot(d.slot(&column.name)?)) else {
+        return Value::Null;
+    };
+    match slot {
+        crate::storage::Slot::Cell(c) => c.live_value(env.now_secs).cloned().unwrap_or(Value::Null),
+        crate::storage::Slot::Collection(c) => collection_value(c, &column.data_type, env.now_secs),
+    }
+}
+
+/// The live list element keys of a list column, in list order.
+fn list_keys(table: &Table, m: &Mutation, key: Option<&ClusteringKey>, column: &Column, env: &WriteEnv<'_, '_>) -> Vec<(Value, Value)> {
+    let Some(d) = data(env.store, table) else {
+        return Vec::new();
+    };
+    let Some(partition) = d.partition(&m.position) else {
+        return Vec::new();
+    };
+    let row = match row_ref(column, key) {
+        RowRef::Static => Some(&partition.static_row),
+        RowRef::Row(k) => partition.rows.get(&k),
+    };
+    match row.and_then(|r| r.slot(d.slot(&column.name)?)) {
+        Some(crate::storage::Slot::Collection(c)) => c
+            .live(env.now_secs)
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn assign(
+    table: &Table,
+    m: &Mutation,
+    key: Option<&ClusteringKey>,
+    kind: &AssignmentKind,
+    stamp: Stamp,
+    env: &mut WriteEnv<'_, '_>,
+) -> Result<Vec<Op>, Error> {
+    let mut ops = Vec::new();
+    let lookup = |name: &crate::syntax::ast::Ident| {
+        table
+            .column(&name.name)
+            .ok_or_else(|| Error::invalid(format!("Undefined column name {}", name.name)).with_span(name.span))
+    };
+    match kind {
+        AssignmentKind::Set { target: ColumnRef::Column(name), value } => {
+            let column = lookup(name)?;
+            let v = eval_term(value, &column.data_type, &column.name, env.binds, env.fcx)?;
+            write_value(table, column, row_ref(column, key), v, stamp, env, &mut ops)?;
+        }
+        AssignmentKind::Set { target: ColumnRef::Element(name, index), value } => {
+            let column = lookup(name)?;
+            set_element(table, m, key, column, index, value, stamp, env, &mut ops)?;
+        }
+        AssignmentKind::Set { target: ColumnRef::Field(name, field), value } => {
+            let column = lookup(name)?;
+            let DataType::Udt { fields, .. } = &column.data_type else {
+                return Err(Error::invalid(format!("Invalid field {} for non-UDT column {}", field.name, column.name)));
+            };
+            let Some(index) = fields.iter().position(|(f, _)| *f == field.name) else {
+                return Err(Error::invalid(format!("UDT column {} does not have a field named {}", column.name, field.name)));
+            };
+            let v = eval_term(value, &fields[index].1, &field.name, env.binds, env.fcx)?;
+            let mut parts = match current(table, m, key, column, env) {
+                Value::Udt(parts) => parts,
+                _ => vec![None; fields.len()],
+            };
+            parts[index] = (!v.is_null()).then_some(v);
+            write_value(table, column, row_ref(column, key), Value::Udt(parts), stamp, env, &mut ops)?;
+        }
+        AssignmentKind::Apply { column: name, op, value, .. } => {
+            let column = lookup(name)?;
+            apply_operation(table, m, key, column, *op, value, stamp, env, &mut ops)?;
+        }
+        AssignmentKind::Prepend { column: name, value } => {
+            let column = lookup(name)?;
+            let v = eval_term(value, &column.data_type, &column.name, env.binds, env.fcx)?;
+            let slot = slot(env.store, table, column)?;
+            add_elements(&column.data_type, row_ref(column, key), slot, v, stamp, true, env, &mut ops);
+        }
+    }
+    Ok(ops)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn set_element(
+    table: &Table,
+    m: &Mutation,
+    key: Option<&ClusteringKey>,
+    column: &Column,
+    index: &Term,
+    value: &Term,
+    stamp: Stamp,
+    env: &mut WriteEnv<'_, '_>,
+    ops: &mut Vec<Op>,
+) -> Result<(), Error> {
+    let slot = slot(env.store, table, column)?;
+    let row = row_ref(column, key);
+    match &column.data_type {
+        DataType::List { element, .. } => {
+            let i = eval_term(index, &DataType::Native(NativeType::Int), &column.name, env.binds, env.fcx)?;
+            let v = eval_term(value, element, &column.name, env.binds, env.fcx)?;
+            let elements = list_keys(table, m, key, column, env);
+            if elements.is_empty() {
+                return Err(Error::invalid("Attempted to set an element on a list which is null"));
+            }
+            let Value::Int(i) = i else {
+                return Err(Error::invalid("Invalid null value for list index"));
+            };
+            let Some((k, _)) = usize::try_from(i).ok().and_then(|i| elements.get(i)) else {
+                return Err(Error::invalid(format!(
+                    "List index {i} out of bound, list has size {}",
+                    elements.len()
+                )));
+            };
+            let cell = if v.is_null() {
+                Cell::tombstone(stamp.timestamp)
+            } else {
+                Cell::live(v, stamp.timestamp, stamp.expiry)
+            };
+            ops.push(Op::Element { row, slot, key: k.clone(), cell });
+        }
+        DataType::Map { key: kt, value: vt, .. } => {
+            let k = eval_term(index, kt, &column.name, env.binds, env.fcx)?;
+            if k.is_null() {
+                return Err(Error::invalid("Invalid null map key"));
+            }
+            let v = eval_term(value, vt, &column.name, env.binds, env.fcx)?;
+            let cell = if v.is_null() {
+                Cell::tombstone(stamp.timestamp)
+            } else {
+                Cell::live(v, stamp.timestamp, stamp.expiry)
+            };
+            ops.push(Op::Element { row, slot, key: k, cell });
+        }
+        _ => {
+            return Err(Error::invalid(format!(
+                "Invalid operation ({}[…] = …) for non list/map column {}",
+                column.name, column.name
+            )))
+        }
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn apply_operation(
+    table: &Table,
+    m: &Mutation,
+    key: Option<&ClusteringKey>,
+    column: &Column,
+    op: ArithmeticSign,
+    value: &Term,
+    stamp: Stamp,
+    env: &mut WriteEnv<'_, '_>,
+    ops: &mut Vec<Op>,
+) -> Result<(), Error> {
+    let slot = slot(env.store, table, column)?;
+    let row = row_ref(column, key);
+    let ty = match (&column.data_type, op) {
+        (DataType::Map { key, .. }, ArithmeticSign::Minus) => DataType::Set {
+            element: key.clone(),
+            frozen: true,
+        },
+        (DataType::Native(NativeType::Counter), _) => DataType::Native(NativeType::Bigint),
+        (ty, _) => ty.clone(),
+    };
+    let v = eval_term(value, &ty, &column.name, env.binds, env.fcx)?;
+    match (&column.data_type, op, v) {
+        (DataType::Native(NativeType::Counter), _, Value::Null) => {
+            return Err(Error::invalid(format!("Invalid null value for counter increment")))
+        }
+        (DataType::Native(NativeType::Counter), sign, Value::Bigint(d)) => {
+            let delta = if sign == ArithmeticSign::Minus { d.wrapping_neg() } else { d };
+            ops.push(Op::CounterAdd { row, slot, delta, timestamp: stamp.timestamp });
+        }
+        (_, _, Value::Null) => {}
+        (DataType::List { .. }, ArithmeticSign::Plus, v) => {
+            add_elements(&column.data_type, row, slot, v, stamp, false, env, ops)
+        }
+        (DataType::List { .. }, ArithmeticSign::Minus, Value::List(remove)) => {
+            for (k, existing) in list_keys(table, m, key, column, env) {
+                if remove.contains(&existing) {
+                    ops.push(Op::Element { row: row.clone(), slot, key: k, cell: Cell::tombstone(stamp.timestamp) });
+                }
+            }
+        }
+        (DataType::Set { .. }, ArithmeticSign::Plus, v) => {
+            add_elements(&column.data_type, row, slot, v, stamp, false, env, ops)
+        }
+        (DataType::Map { .. }, ArithmeticSign::Plus, v) => {
+            add_elements(&column.data_type, row, slot, v, stamp, false, env, ops)
+        }
+        (DataType::Set { .. } | DataType::Map { .. }, ArithmeticSign::Minus, Value::Set(keys)) => {
+            for k in keys {
+                ops.push(Op::Element { row: row.clone(), slot, key: k, cell: Cell::tombstone(stamp.timestamp) });
+            }
+        }
+        _ => {
+            let sign = if op == ArithmeticSign::Plus { '+' } else { '-' };
+            return Err(Error::invalid(format!(
+                "Invalid operation ({0} = {0} {sign} ?) for non counter column {0}",
+                column.name
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The mutations of a DELETE.
+pub(crate) fn delete(table: &Table, delete: &Delete, env: &mut WriteEnv<'_, '_>) -> Result<Vec<Mutation>, Error> {
+    let stamp = stamp(table, &delete.using, env)?;
+    let timestamp = stamp.timestamp;
+    let predicates = restrict::compile(table, &delete.where_clause, env.binds, env.fcx)?;
+    let targets = targets(table, &predicates)?;
+    let mask = restrict::descending_mask(table);
+    let ck = restrict::clustering_columns(table);
+    let mut out = Vec::with_capacity(targets.partitions.len());
+    for key in targets.partitions {
+        let mut m = mutation(table, key)?;
+        if delete.targets.is_empty() {
+            match &targets.rows {
+                Some(rows) if !ck.is_empty() => {
+                    for r in rows {
+                        m.ops.push(Op::DeleteRow { key: ClusteringKey::exact(r.clone(), mask), timestamp });
+                    }
+                }
+                Some(_) => m.ops.push(Op::DeletePartition { timestamp }),
+                None => {
+                    let prefixes = pinned_prefixes(&predicates, &ck);
+                    let restricted = !prefixes.iter().all(Vec::is_empty) || has_slice(&predicates);
+                    if !restricted {
+                        m.ops.push(Op::DeletePartition { timestamp });
+                    }
+                    for prefix in prefixes.into_iter().filter(|_| restricted) {
+                        let (start, end) = restrict::slice_bounds(table, &predicates, &prefix);
+                        m.ops.push(Op::DeleteRange { start, end, timestamp });
+                    }
+                }
+            }
+        } else {
+            let rows: Vec<Option<ClusteringKey>> = match &targets.rows {
+                Some(rows) if !ck.is_empty() => rows.iter().map(|r| Some(ClusteringKey::exact(r.clone(), mask))).collect(),
+                _ => vec![None],
+            };
+            for row_key in &rows {
+                for target in &delete.targets {
+                    delete_target(table, &mut m, row_key.as_ref(), target, stamp, env)?;
+                }
+            }
+        }
+        out.push(m);
+    }
+    Ok(out)
+}
+
+fn has_slice(predicates: &[Predicate<'_>]) -> bool {
+    predicates.iter().any(|p| match p {
+        Predicate::Compare { column, op, .. } => column.is_clustering() && op.is_slice(),
+        Predicate::MultiCompare { op, .. } => op.is_slice(),
+        _ => false,
+    })
+}
+
+/// The combinations of the longest clustering prefix pinned by `=`/`IN`.
+fn pinned_prefixes(predicates: &[Predicate<'_>], ck: &[&Column]) -> Vec<Vec<Value>> {
+    for len in (0..=ck.len()).rev() {
+        if let Some(combos) = restrict::key_combinations(predicates, &ck[..len]) {
+            return combos;
+        }
+    }
+    vec![Vec::new()]
+}
+
+fn delete_target(
+    table: &Table,
+    m: &mut Mutation,
+    key: Option<&ClusteringKey>,
+    target: &ColumnRef,
+    stamp: Stamp,
+    env: &mut WriteEnv<'_, '_>,
+) -> Result<(), Error> {
+    let name = target.column();
+    let column = table
+        .column(&name.name)
+        .ok_or_else(|| Error::invalid(format!("Undefined column name {}", name.name)).with_span(name.span))?;
+    let slot = slot(env.store, table, column)?;
+    let row = row_ref(column, key);
+    let timestamp = stamp.timestamp;
+    match target {
+        ColumnRef::Column(_) if column.data_type.is_multi_cell() => {
+            m.ops.push(Op::DeleteCollection { row, slot, timestamp })
+        }
+        ColumnRef::Column(_) => m.ops.push(Op::Cell { row, slot, cell: Cell::tombstone(timestamp) }),
+        ColumnRef::Element(_, index) => match &column.data_type {
+            DataType::List { .. } => {
+                let i = eval_term(index, &DataType::Native(NativeType::Int), &column.name, env.binds, env.fcx)?;
+                let elements = list_keys(table, m, key, column, env);
+                let Value::Int(i) = i else {
+                    return Err(Error::invalid("Invalid null value for list index"));
+                };
+                if elements.is_empty() {
+                    return Err(Error::invalid("Attempted to delete an element from a list which is null"));
+                }
+                let Some((k, _)) = usize::try_from(i).ok().and_then(|i| elements.get(i)) else {
+                    return Err(Error::invalid(format!(
+                        "List index {i} out of bound, list has size {}",
+                        elements.len()
+                    )));
+                };
+                m.ops.push(Op::Element { row, slot, key: k.clone(), cell: Cell::tombstone(timestamp) });
+            }
+            DataType::Map { key: kt, .. } | DataType::Set { element: kt, .. } => {
+                let k = eval_term(index, kt, &column.name, env.binds, env.fcx)?;
+                m.ops.push(Op::Element { row, slot, key: k, cell: Cell::tombstone(timestamp) });
+            }
+            _ => {
+                return Err(Error::invalid(format!(
+                    "Invalid deletion operation for non collection column {}",
+                    column.name
+                )))
+            }
+        },
+        ColumnRef::Field(_, field) => {
+            let DataType::Udt { fields, .. } = &column.data_type else {
+                return Err(Error::invalid(format!("Invalid field {} for non-UDT column {}", field.name, column.name)));
+            };
+            let Some(index) = fields.iter().position(|(f, _)| *f == field.name) else {
+                return Err(Error::invalid(format!("UDT column {} does not have a field named {}", column.name, field.name)));
+            };
+            if let Value::Udt(mut parts) = current(table, m, key, column, env) {
+                parts[index] = None;
+                write_value(table, column, row, Value::Udt(parts), stamp, env, &mut m.ops)?;
+            }
+        }
+    }
+    Ok(())
+}

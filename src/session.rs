@@ -1,0 +1,337 @@
+//! [`Session`]: an in-memory Cassandra to run CQL against — the schema and
+//! the simulated ring of [`PlanContext`], the data of [`Store`], and the
+//! clock and id sources that make writes and `now()` reproducible.
+//!
+//! ```
+//! use widerow::{Session, types::Value};
+//!
+//! let mut session = Session::new();
+//! session.execute("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}")?;
+//! session.execute("CREATE TABLE ks.t (k int PRIMARY KEY, v text)")?;
+//! let insert = session.prepare("INSERT INTO ks.t (k, v) VALUES (?, ?)")?;
+//! session.execute_prepared(&insert, &[Value::Int(1), Value::Text("one".into())])?;
+//! let rows = session.execute("SELECT v FROM ks.t WHERE k = 1")?;
+//! assert_eq!(rows.rows, vec![vec![Value::Text("one".into())]]);
+//! # Ok::<(), widerow::Error>(())
+//! ```
+
+use std::fmt;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
+
+use crate::cluster::ConsistencyLevel;
+use crate::error::Error;
+use crate::exec::{self, ResultSet};
+use crate::planner::{self, Plan, PlanContext};
+use crate::storage::Store;
+use crate::syntax::ast::Statement;
+use crate::types::timeuuid::Generator;
+use crate::types::Value;
+
+/// Where a session's time comes from: write timestamps, TTL expiry,
+/// `now()` and `currentTimestamp()`.
+pub trait Clock: Send + Sync + fmt::Debug {
+    /// Microseconds since the Unix epoch.
+    fn now_micros(&self) -> i64;
+}
+
+/// The machine's clock.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now_micros(&self) -> i64 {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_micros()).unwrap_or(i64::MAX))
+    }
+}
+
+/// A clock that moves only when told: for tests that need TTLs to expire
+/// on cue and outputs that never change. Clones share the same time.
+#[derive(Debug, Clone, Default)]
+pub struct ManualClock(Arc<AtomicI64>);
+
+impl ManualClock {
+    /// A clock reading `micros` since the epoch.
+    pub fn at_micros(micros: i64) -> ManualClock {
+        ManualClock(Arc::new(AtomicI64::new(micros)))
+    }
+
+    /// Sets the time.
+    pub fn set_micros(&self, micros: i64) {
+        self.0.store(micros, Ordering::SeqCst);
+    }
+
+    /// Moves the time forward by `seconds`.
+    pub fn advance_secs(&self, seconds: i64) {
+        self.0.fetch_add(seconds.saturating_mul(1_000_000), Ordering::SeqCst);
+    }
+}
+
+impl Clock for ManualClock {
+    fn now_micros(&self) -> i64 {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+/// Where `uuid()` and `now()` get their bits. Cloned with the session, so
+/// two clones produce the same sequence from the point they split.
+pub trait IdSource: Send + Sync + fmt::Debug {
+    /// 16 random bytes for a version-4 UUID.
+    fn random_bytes(&mut self) -> [u8; 16];
+    /// A copy of this source in its current state.
+    fn clone_box(&self) -> Box<dyn IdSource>;
+}
+
+impl Clone for Box<dyn IdSource> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+/// A reproducible pseudo-random source (SplitMix64) from a seed.
+#[derive(Debug, Clone)]
+pub struct SeededIds {
+    state: u64,
+}
+
+impl SeededIds {
+    /// A source that always yields the same sequence for `seed`.
+    pub fn new(seed: u64) -> SeededIds {
+        SeededIds { state: seed }
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+impl IdSource for SeededIds {
+    fn random_bytes(&mut self) -> [u8; 16] {
+        let mut out = [0; 16];
+        out[..8].copy_from_slice(&self.next_u64().to_be_bytes());
+        out[8..].copy_from_slice(&self.next_u64().to_be_bytes());
+        out
+    }
+
+    fn clone_box(&self) -> Box<dyn IdSource> {
+        Box::new(self.clone())
+    }
+}
+
+/// A statement prepared once and executed with bind values.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    statement: Statement,
+    markers: usize,
+    text: String,
+}
+
+impl Prepared {
+    /// How many bind markers the statement has.
+    pub fn marker_count(&self) -> usize {
+        self.markers
+    }
+
+    /// The statement's text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The parsed statement.
+    pub fn statement(&self) -> &Statement {
+        &self.statement
+    }
+}
+
+/// An in-memory Cassandra: schema, ring, data and clock.
+///
+/// Cloning is cheap (tables are shared until one side writes) and gives an
+/// independent session: load a schema once, clone it per test.
+#[derive(Debug, Clone)]
+pub struct Session {
+    ctx: PlanContext,
+    store: Store,
+    clock: Arc<dyn Clock>,
+    ids: Box<dyn IdSource>,
+    timeuuids: Generator,
+    last_timestamp: i64,
+    list_sequence: i64,
+}
+
+impl Default for Session {
+    fn default() -> Session {
+        Session::new()
+    }
+}
+
+impl Session {
+    /// A session on the default four-node ring, consistency ONE, with the
+    /// machine's clock.
+    pub fn new() -> Session {
+        let seed = SystemClock.now_micros() as u64 ^ 0x5DEE_CE66_D1CE_5EED;
+        Session::with_sources(Arc::new(SystemClock), Box::new(SeededIds::new(seed)))
+    }
+
+    /// A session whose time and ids come from the given sources: with a
+    /// [`ManualClock`] and [`SeededIds`] every output is reproducible.
+    pub fn with_sources(clock: Arc<dyn Clock>, mut ids: Box<dyn IdSource>) -> Session {
+        let lsb = ids.random_bytes();
+        let mut half = [0; 8];
+        half.copy_from_slice(&lsb[..8]);
+        Session {
+            ctx: PlanContext::new(),
+            store: Store::new(),
+            clock,
+            ids,
+            timeuuids: Generator::from_random(half),
+            last_timestamp: i64::MIN,
+            list_sequence: 0,
+        }
+    }
+
+    /// A session on a given planning context (ring, consistency level,
+    /// coordinator, schema).
+    pub fn with_context(mut self, ctx: PlanContext) -> Session {
+        self.ctx = ctx;
+        exec::sync_storage(&self.ctx, &mut self.store);
+        self
+    }
+
+    /// A session with the schema (and any data) of a CQL script run first.
+    pub fn from_schema_file(path: impl AsRef<std::path::Path>) -> Result<Session, Error> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            Error::invalid(format!("cannot read {}: {e}", path.display()))
+        })?;
+        let mut session = Session::new();
+        session.execute_script(&text)?;
+        Ok(session)
+    }
+
+    /// Runs every statement of a script in order, stopping at the first
+    /// error, and returns their results.
+    pub fn execute_script(&mut self, cql: &str) -> Result<Vec<ResultSet>, Error> {
+        let mut results = Vec::new();
+        for s in crate::split_statements(cql) {
+            let r = self.execute(&s.text).map_err(|e| {
+                e.with_statement_source("script", s.text.clone(), s.line, s.column)
+            })?;
+            results.push(r);
+        }
+        Ok(results)
+    }
+
+    /// Parses and runs one statement.
+    pub fn execute(&mut self, cql: &str) -> Result<ResultSet, Error> {
+        let statement = crate::parse_statement(cql)?;
+        self.execute_statement(&statement)
+    }
+
+    /// Runs one parsed statement. A statement that fails changes nothing.
+    pub fn execute_statement(&mut self, statement: &Statement) -> Result<ResultSet, Error> {
+        self.run(statement, &exec::Binds::none())
+    }
+
+    /// Parses a statement for repeated execution with bind values.
+    pub fn prepare(&self, cql: &str) -> Result<Prepared, Error> {
+        let statement = crate::parse_statement(cql)?;
+        if !planner::is_schema_statement(&statement) {
+            planner::plan_statement(&self.ctx, &statement).map_err(Error::as_refusal)?;
+        }
+        Ok(Prepared {
+            markers: exec::marker_count(&statement),
+            statement,
+            text: cql.to_string(),
+        })
+    }
+
+    /// Runs a prepared statement with `values` for its markers, in order.
+    pub fn execute_prepared(&mut self, prepared: &Prepared, values: &[Value]) -> Result<ResultSet, Error> {
+        let binds = exec::Binds::new(&prepared.statement, values)?;
+        self.run(&prepared.statement, &binds)
+    }
+
+    /// How a coordinator would serve a statement, without running it.
+    pub fn plan(&self, cql: &str) -> Result<Plan, Error> {
+        planner::plan(&self.ctx, cql)
+    }
+
+    /// The schema, ring and settings statements are planned against.
+    pub fn context(&self) -> &PlanContext {
+        &self.ctx
+    }
+
+    /// Changes the ring, consistency level or coordinator. Schema changes
+    /// belong in CQL statements; this is for the cluster simulation.
+    pub fn context_mut(&mut self) -> &mut PlanContext {
+        &mut self.ctx
+    }
+
+    /// The consistency level statements run at.
+    pub fn set_consistency(&mut self, level: ConsistencyLevel) {
+        self.ctx.consistency = level;
+    }
+
+    /// The keyspace of `USE`, if any.
+    pub fn keyspace(&self) -> Option<&str> {
+        self.ctx.keyspace.as_deref()
+    }
+
+    /// The stored data (for renderers and tools that dump a session).
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The clock's current time, microseconds since the epoch.
+    pub fn now_micros(&self) -> i64 {
+        self.clock.now_micros()
+    }
+
+    /// The write timestamp of the next write: the clock's microseconds,
+    /// strictly increasing like the drivers' monotonic timestamp generator.
+    fn next_timestamp(&mut self) -> i64 {
+        let now = self.clock.now_micros();
+        self.last_timestamp = now.max(self.last_timestamp.saturating_add(1));
+        self.last_timestamp
+    }
+
+    fn run(&mut self, statement: &Statement, binds: &exec::Binds) -> Result<ResultSet, Error> {
+        if planner::is_schema_statement(statement) {
+            return exec::run_schema(&mut self.ctx, &mut self.store, statement, self.clock.now_micros());
+        }
+        let plan = planner::plan_statement(&self.ctx, statement).map_err(Error::as_refusal)?;
+        let now_micros = self.clock.now_micros();
+        let timestamp = if matches!(statement, Statement::Select(_)) {
+            now_micros
+        } else {
+            self.next_timestamp()
+        };
+        let ids = &mut self.ids;
+        let timeuuids = &mut self.timeuuids;
+        let mut next_uuid = || crate::types::timeuuid::random_v4(ids.random_bytes());
+        let mut next_timeuuid = || timeuuids.next(now_micros);
+        let mut fcx = exec::FunctionContext {
+            now_micros,
+            next_timeuuid: &mut next_timeuuid,
+            next_uuid: &mut next_uuid,
+        };
+        let mut run = exec::Run {
+            ctx: &self.ctx,
+            store: &mut self.store,
+            binds,
+            fcx: &mut fcx,
+            timestamp,
+            now_micros,
+            list_sequence: &mut self.list_sequence,
+        };
+        let mut result = exec::run_data(&mut run, statement, &plan)?;
+        result.plan = Some(plan);
+        Ok(result)
+    }
+}
