@@ -65,7 +65,8 @@ impl ManualClock {
 
     /// Moves the time forward by `seconds`.
     pub fn advance_secs(&self, seconds: i64) {
-        self.0.fetch_add(seconds.saturating_mul(1_000_000), Ordering::SeqCst);
+        self.0
+            .fetch_add(seconds.saturating_mul(1_000_000), Ordering::SeqCst);
     }
 }
 
@@ -206,9 +207,8 @@ impl Session {
     /// A session with the schema (and any data) of a CQL script run first.
     pub fn from_schema_file(path: impl AsRef<std::path::Path>) -> Result<Session, Error> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            Error::invalid(format!("cannot read {}: {e}", path.display()))
-        })?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::invalid(format!("cannot read {}: {e}", path.display())))?;
         let mut session = Session::new();
         session.execute_script(&text)?;
         Ok(session)
@@ -219,9 +219,9 @@ impl Session {
     pub fn execute_script(&mut self, cql: &str) -> Result<Vec<ResultSet>, Error> {
         let mut results = Vec::new();
         for s in crate::split_statements(cql) {
-            let r = self.execute(&s.text).map_err(|e| {
-                e.with_statement_source("script", s.text.clone(), s.line, s.column)
-            })?;
+            let r = self
+                .execute(&s.text)
+                .map_err(|e| e.with_statement_source("script", s.text.clone(), s.line, s.column))?;
             results.push(r);
         }
         Ok(results)
@@ -252,7 +252,11 @@ impl Session {
     }
 
     /// Runs a prepared statement with `values` for its markers, in order.
-    pub fn execute_prepared(&mut self, prepared: &Prepared, values: &[Value]) -> Result<ResultSet, Error> {
+    pub fn execute_prepared(
+        &mut self,
+        prepared: &Prepared,
+        values: &[Value],
+    ) -> Result<ResultSet, Error> {
         let binds = exec::Binds::new(&prepared.statement, values)?;
         self.run(&prepared.statement, &binds)
     }
@@ -303,7 +307,12 @@ impl Session {
 
     fn run(&mut self, statement: &Statement, binds: &exec::Binds) -> Result<ResultSet, Error> {
         if planner::is_schema_statement(statement) {
-            return exec::run_schema(&mut self.ctx, &mut self.store, statement, self.clock.now_micros());
+            return exec::run_schema(
+                &mut self.ctx,
+                &mut self.store,
+                statement,
+                self.clock.now_micros(),
+            );
         }
         let plan = planner::plan_statement(&self.ctx, statement).map_err(Error::as_refusal)?;
         let now_micros = self.clock.now_micros();

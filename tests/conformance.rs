@@ -83,11 +83,19 @@ fn conformance_corpus() {
         }
         let expected = fs::read_to_string(&expected_path).unwrap_or_default();
         if expected != actual {
-            let name = path.file_name().unwrap_or_default().to_string_lossy().into_owned();
-            let (e, a): (Vec<&str>, Vec<&str>) = (expected.lines().collect(), actual.lines().collect());
+            let name = path
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned();
+            let (e, a): (Vec<&str>, Vec<&str>) =
+                (expected.lines().collect(), actual.lines().collect());
             let mut report = format!("{name}:\n");
             for i in 0..e.len().max(a.len()) {
-                let (x, y) = (e.get(i).copied().unwrap_or("<none>"), a.get(i).copied().unwrap_or("<none>"));
+                let (x, y) = (
+                    e.get(i).copied().unwrap_or("<none>"),
+                    a.get(i).copied().unwrap_or("<none>"),
+                );
                 if x != y {
                     report.push_str(&format!("  expected: {x}\n  actual:   {y}\n"));
                 }
@@ -95,6 +103,15 @@ fn conformance_corpus() {
             failures.push(report);
         }
     }
-    assert!(statements >= 400 || bless, "the corpus has {statements} statements, fewer than 400");
-    assert!(failures.is_empty(), "{} of {} scripts differ:\n{}", failures.len(), files.len(), failures.join("\n"));
+    assert!(
+        statements >= 400 || bless,
+        "the corpus has {statements} statements, fewer than 400"
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} scripts differ:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
 }

@@ -71,8 +71,13 @@ pub(crate) fn eval_term(
             conform(value, ty, column).map_err(|e| e.with_span(term.span))
         }
         TermKind::FunctionCall { name, args } => {
-            super::call::eval_term_call(name, args, ty, column, binds, fcx)
-                .map_err(|e| if e.span().is_some() { e } else { e.with_span(term.span) })
+            super::call::eval_term_call(name, args, ty, column, binds, fcx).map_err(|e| {
+                if e.span().is_some() {
+                    e
+                } else {
+                    e.with_span(term.span)
+                }
+            })
         }
         TermKind::TypeHint { term: inner, .. } if contains_marker(inner) => {
             eval_term(inner, ty, column, binds, fcx)
@@ -153,7 +158,9 @@ fn eval_element(
 
 fn contains_marker(term: &Term) -> bool {
     let mut found = false;
-    visit_term(term, &mut |t| found |= matches!(t.kind, TermKind::Marker(_)));
+    visit_term(term, &mut |t| {
+        found |= matches!(t.kind, TermKind::Marker(_))
+    });
     found
 }
 
@@ -381,7 +388,9 @@ fn visit_selector(selector: &Selector, f: &mut dyn FnMut(&Term)) {
             visit_selector(selector, f);
             match sub {
                 SubSelection::Element(t) => visit_term(t, f),
-                SubSelection::Slice(a, b) => a.iter().chain(b.iter()).for_each(|t| visit_term(t, f)),
+                SubSelection::Slice(a, b) => {
+                    a.iter().chain(b.iter()).for_each(|t| visit_term(t, f))
+                }
                 SubSelection::Field(_) => {}
             }
         }

@@ -18,7 +18,11 @@ pub(crate) fn written_name(name: &FunctionName) -> String {
 }
 
 /// Resolves a call in a term, its nested calls first.
-fn resolve(name: &FunctionName, args: &[Term], receiver: Option<&DataType>) -> Result<(ResolvedCall, Vec<Option<ResolvedCall>>), Error> {
+fn resolve(
+    name: &FunctionName,
+    args: &[Term],
+    receiver: Option<&DataType>,
+) -> Result<(ResolvedCall, Vec<Option<ResolvedCall>>), Error> {
     let texts: Vec<String> = args.iter().map(term_text).collect();
     let mut nested = Vec::with_capacity(args.len());
     for arg in args {
@@ -43,14 +47,15 @@ fn resolve(name: &FunctionName, args: &[Term], receiver: Option<&DataType>) -> R
         })
         .collect::<Result<_, _>>()?;
     let lower = written_name(name).to_lowercase();
-    let call = functions::resolve_function(&written_name(name), &call_args, receiver).map_err(|e| {
-        // In a term Cassandra words an unknown function differently.
-        if e.message() == format!("Unknown function '{lower}'") {
-            functions::unknown_function(&lower, false)
-        } else {
-            e
-        }
-    })?;
+    let call =
+        functions::resolve_function(&written_name(name), &call_args, receiver).map_err(|e| {
+            // In a term Cassandra words an unknown function differently.
+            if e.message() == format!("Unknown function '{lower}'") {
+                functions::unknown_function(&lower, false)
+            } else {
+                e
+            }
+        })?;
     Ok((call, nested))
 }
 
@@ -76,7 +81,12 @@ pub(crate) fn eval_term_call(
     conform(&value, ty, column)
 }
 
-fn evaluate(call: &ResolvedCall, args: &[Term], binds: &Binds, fcx: &mut FunctionContext<'_>) -> Result<Value, Error> {
+fn evaluate(
+    call: &ResolvedCall,
+    args: &[Term],
+    binds: &Binds,
+    fcx: &mut FunctionContext<'_>,
+) -> Result<Value, Error> {
     let mut values = Vec::with_capacity(args.len());
     for (arg, param) in args.iter().zip(call.arg_types()) {
         let value = match &arg.kind {
@@ -99,7 +109,10 @@ fn assignable(from: &DataType, to: &DataType) -> bool {
         || matches!(
             (from, to),
             (DataType::Native(N::Timeuuid), DataType::Native(N::Uuid))
-                | (DataType::Native(N::Ascii), DataType::Native(N::Text | N::Varchar))
+                | (
+                    DataType::Native(N::Ascii),
+                    DataType::Native(N::Text | N::Varchar)
+                )
                 | (DataType::Native(N::Text), DataType::Native(N::Varchar))
         )
         || matches!(to, DataType::Native(N::Blob)) && false

@@ -10,7 +10,9 @@ use std::borrow::Cow;
 use crate::error::Error;
 use crate::schema::{Column, Table};
 use crate::storage::ClusteringKey;
-use crate::syntax::ast::{BatchStatement, ColumnRef, ConditionKind, IfClause, InValues, NativeType, Operator};
+use crate::syntax::ast::{
+    BatchStatement, ColumnRef, ConditionKind, IfClause, InValues, NativeType, Operator,
+};
 use crate::types::{DataType, Value};
 
 use super::bind::eval_term;
@@ -51,7 +53,9 @@ pub(crate) fn check(
     env: &mut WriteEnv<'_, '_>,
 ) -> Result<Check, Error> {
     let Some(m) = mutations.first() else {
-        return Err(Error::invalid("IN on the partition key is not supported with conditional updates"));
+        return Err(Error::invalid(
+            "IN on the partition key is not supported with conditional updates",
+        ));
     };
     let key = addressed_row(m);
     let data = env.store.table(&table.qualified_name());
@@ -109,10 +113,22 @@ pub(crate) fn check(
 fn addressed_row(m: &Mutation) -> Option<&ClusteringKey> {
     m.ops.iter().find_map(|op| match op {
         Op::Liveness { key, .. } | Op::DeleteRow { key, .. } => Some(key),
-        Op::Cell { row: RowRef::Row(key), .. }
-        | Op::Element { row: RowRef::Row(key), .. }
-        | Op::DeleteCollection { row: RowRef::Row(key), .. }
-        | Op::CounterAdd { row: RowRef::Row(key), .. } => Some(key),
+        Op::Cell {
+            row: RowRef::Row(key),
+            ..
+        }
+        | Op::Element {
+            row: RowRef::Row(key),
+            ..
+        }
+        | Op::DeleteCollection {
+            row: RowRef::Row(key),
+            ..
+        }
+        | Op::CounterAdd {
+            row: RowRef::Row(key),
+            ..
+        } => Some(key),
         _ => None,
     })
 }
@@ -133,7 +149,9 @@ fn evaluate<'t>(
     let mut holds = true;
     for condition in conditions {
         let target = match &condition.kind {
-            ConditionKind::Compare { target, .. } | ConditionKind::In { target, .. } => target.column(),
+            ConditionKind::Compare { target, .. } | ConditionKind::In { target, .. } => {
+                target.column()
+            }
             ConditionKind::Contains { column, .. } => column,
         };
         let column = table.column(&target.name).ok_or_else(|| {
@@ -146,8 +164,13 @@ fn evaluate<'t>(
             Some(v) if exists || column.is_static() => v.value(column),
             _ => Cow::Owned(Value::Null),
         };
-        holds &= condition_holds(&condition.kind, column, &current, env)
-            .map_err(|e| if e.span().is_some() { e } else { e.with_span(condition.span) })?;
+        holds &= condition_holds(&condition.kind, column, &current, env).map_err(|e| {
+            if e.span().is_some() {
+                e
+            } else {
+                e.with_span(condition.span)
+            }
+        })?;
     }
     Ok((holds, columns))
 }
@@ -172,7 +195,10 @@ fn condition_holds(
                     .map(|t| eval_term(t, &ty, &column.name, env.binds, env.fcx))
                     .collect::<Result<Vec<_>, _>>()?,
                 InValues::Marker(m) => {
-                    let list = DataType::List { element: Box::new(ty.clone()), frozen: true };
+                    let list = DataType::List {
+                        element: Box::new(ty.clone()),
+                        frozen: true,
+                    };
                     match eval_term(m, &list, &column.name, env.binds, env.fcx)? {
                         Value::List(items) => items,
                         _ => Vec::new(),
@@ -185,7 +211,9 @@ fn condition_holds(
             let ty = match (&column.data_type, key) {
                 (DataType::Map { key: k, .. }, true) => (**k).clone(),
                 (DataType::Map { value: v, .. }, false) => (**v).clone(),
-                (DataType::List { element, .. } | DataType::Set { element, .. }, _) => (**element).clone(),
+                (DataType::List { element, .. } | DataType::Set { element, .. }, _) => {
+                    (**element).clone()
+                }
                 (other, _) => other.clone(),
             };
             let needle = eval_term(value, &ty, &column.name, env.binds, env.fcx)?;
@@ -211,7 +239,13 @@ fn target_value(
         ColumnRef::Column(_) => Ok((current.clone(), column.data_type.clone())),
         ColumnRef::Element(_, index) => match &column.data_type {
             DataType::List { element, .. } => {
-                let i = eval_term(index, &DataType::Native(NativeType::Int), &column.name, env.binds, env.fcx)?;
+                let i = eval_term(
+                    index,
+                    &DataType::Native(NativeType::Int),
+                    &column.name,
+                    env.binds,
+                    env.fcx,
+                )?;
                 let value = match (current, i) {
                     (Value::List(items), Value::Int(i)) => {
                         usize::try_from(i).ok().and_then(|i| items.get(i)).cloned()
@@ -223,7 +257,10 @@ fn target_value(
             DataType::Map { key, value, .. } => {
                 let k = eval_term(index, key, &column.name, env.binds, env.fcx)?;
                 let found = match current {
-                    Value::Map(entries) => entries.iter().find(|(ek, _)| *ek == k).map(|(_, v)| v.clone()),
+                    Value::Map(entries) => entries
+                        .iter()
+                        .find(|(ek, _)| *ek == k)
+                        .map(|(_, v)| v.clone()),
                     _ => None,
                 };
                 Ok((found.unwrap_or(Value::Null), (**value).clone()))
@@ -235,9 +272,15 @@ fn target_value(
         },
         ColumnRef::Field(_, field) => match &column.data_type {
             DataType::Udt { fields, .. } => {
-                let i = fields.iter().position(|(f, _)| *f == field.name).ok_or_else(|| {
-                    Error::invalid(format!("Unknown field {} for column {}", field.name, column.name))
-                })?;
+                let i = fields
+                    .iter()
+                    .position(|(f, _)| *f == field.name)
+                    .ok_or_else(|| {
+                        Error::invalid(format!(
+                            "Unknown field {} for column {}",
+                            field.name, column.name
+                        ))
+                    })?;
                 let value = match current {
                     Value::Udt(parts) => parts.get(i).cloned().flatten(),
                     _ => None,

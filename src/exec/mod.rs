@@ -54,7 +54,11 @@ impl Run<'_, '_> {
 }
 
 /// Executes a planned SELECT, INSERT, UPDATE, DELETE or BATCH.
-pub(crate) fn run_data(run: &mut Run<'_, '_>, statement: &Statement, plan: &Plan) -> Result<crate::exec::ResultSet, Error> {
+pub(crate) fn run_data(
+    run: &mut Run<'_, '_>,
+    statement: &Statement,
+    plan: &Plan,
+) -> Result<crate::exec::ResultSet, Error> {
     let mut result = match statement {
         Statement::Select(select) => select::run(run, select, plan)?,
         Statement::Insert(_) | Statement::Update(_) | Statement::Delete(_) => {
@@ -98,7 +102,11 @@ fn batch_tables(run: &Run<'_, '_>, batch: &Batch) -> Vec<String> {
             BatchStatement::Update(u) => &u.table,
             BatchStatement::Delete(d) => &d.table,
         };
-        if let Ok(t) = run.ctx.catalog.resolve_table(run.ctx.keyspace.as_deref(), name) {
+        if let Ok(t) = run
+            .ctx
+            .catalog
+            .resolve_table(run.ctx.keyspace.as_deref(), name)
+        {
             let q = t.qualified_name();
             if !tables.contains(&q) {
                 tables.push(q);
@@ -164,7 +172,16 @@ fn write_statements(
         rows += made.iter().map(|m| m.ops.len().max(1) as u64).sum::<u64>();
         mutations.append(&mut made);
     }
-    let partitions = mutations.iter().map(|m| (&m.table, &m.position)).collect::<std::collections::HashSet<_>>().len();
+    let partitions = mutations
+        .iter()
+        .map(|m| (&m.table, &m.position))
+        .collect::<std::collections::HashSet<_>>()
+        .len();
+    if !checks.is_empty() && partitions > 1 {
+        return Err(Error::invalid(
+            "Batch with conditions cannot span multiple partitions",
+        ));
+    }
     let outcome = conditions::outcome(&checks, is_batch);
     if outcome.as_ref().is_none_or(|o| o.applied) {
         let touched = views::before(run.ctx, run.store, &mutations, now_secs);

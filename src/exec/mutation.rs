@@ -30,9 +30,16 @@ pub(crate) enum Op {
     /// Delete a row.
     DeleteRow { key: ClusteringKey, timestamp: i64 },
     /// INSERT's row marker.
-    Liveness { key: ClusteringKey, liveness: Liveness },
+    Liveness {
+        key: ClusteringKey,
+        liveness: Liveness,
+    },
     /// Write (or delete) a simple cell.
-    Cell { row: RowRef, slot: usize, cell: Cell },
+    Cell {
+        row: RowRef,
+        slot: usize,
+        cell: Cell,
+    },
     /// Write (or delete) one collection element.
     Element {
         row: RowRef,
@@ -93,7 +100,11 @@ fn partition_has_content(p: &crate::storage::Partition) -> bool {
 fn apply_op(partition: &mut crate::storage::Partition, op: &Op, now_secs: i64) {
     match op {
         Op::DeletePartition { timestamp } => partition.delete_at(*timestamp),
-        Op::DeleteRange { start, end, timestamp } => partition.delete_range(RangeDeletion {
+        Op::DeleteRange {
+            start,
+            end,
+            timestamp,
+        } => partition.delete_range(RangeDeletion {
             start: start.clone(),
             end: end.clone(),
             timestamp: *timestamp,
@@ -107,24 +118,45 @@ fn apply_op(partition: &mut crate::storage::Partition, op: &Op, now_secs: i64) {
         }
         Op::Liveness { key, liveness } => {
             let floor = partition.floor(Some(key));
-            partition.row_mut(key.clone()).write_liveness(*liveness, floor);
+            partition
+                .row_mut(key.clone())
+                .write_liveness(*liveness, floor);
         }
         Op::Cell { row, slot, cell } => {
             let (target, floor) = row_and_floor(partition, row);
             target.write_cell(*slot, cell.clone(), floor, now_secs);
         }
-        Op::Element { row, slot, key, cell } => {
+        Op::Element {
+            row,
+            slot,
+            key,
+            cell,
+        } => {
             let (target, floor) = row_and_floor(partition, row);
-            let shadowed = target.deleted_at.max(floor).is_some_and(|d| cell.timestamp <= d);
+            let shadowed = target
+                .deleted_at
+                .max(floor)
+                .is_some_and(|d| cell.timestamp <= d);
             if !shadowed {
-                target.collection_mut(*slot).write(key.clone(), cell.clone(), now_secs);
+                target
+                    .collection_mut(*slot)
+                    .write(key.clone(), cell.clone(), now_secs);
             }
         }
-        Op::DeleteCollection { row, slot, timestamp } => {
+        Op::DeleteCollection {
+            row,
+            slot,
+            timestamp,
+        } => {
             let (target, _) = row_and_floor(partition, row);
             target.collection_mut(*slot).delete_at(*timestamp);
         }
-        Op::CounterAdd { row, slot, delta, timestamp } => {
+        Op::CounterAdd {
+            row,
+            slot,
+            delta,
+            timestamp,
+        } => {
             let (target, floor) = row_and_floor(partition, row);
             let current = match target.slot(*slot) {
                 Some(crate::storage::Slot::Cell(c)) => match c.live_value(now_secs) {

@@ -41,6 +41,7 @@ pub(crate) fn partitions<'a>(walk: &Walk<'a, '_>) -> Vec<&'a Partition> {
         return keys
             .iter()
             .filter_map(|key| restrict::partition_position(key).ok())
+            .filter(|pos| restrict::token_admits(walk.predicates, pos.token))
             .filter_map(|pos| walk.data.partition(&pos))
             .collect();
     }
@@ -105,10 +106,12 @@ pub(crate) fn rows_of<'a>(
             if !bounds_ordered(&start, &end) {
                 continue;
             }
-            let range = partition.rows.range::<ClusteringKey, (StdBound<&ClusteringKey>, StdBound<&ClusteringKey>)>((
-                start.as_ref(),
-                end.as_ref(),
-            ));
+            let range = partition
+                .rows
+                .range::<ClusteringKey, (StdBound<&ClusteringKey>, StdBound<&ClusteringKey>)>((
+                    start.as_ref(),
+                    end.as_ref(),
+                ));
             let stopped = if walk.direction == Direction::Reversed {
                 range.rev().any(|(k, r)| !on_row(k, r, cost))
             } else {
@@ -169,8 +172,10 @@ fn ordered_prefixes(walk: &Walk<'_, '_>, ck: &[&Column]) -> Vec<Vec<Value>> {
     let mask = restrict::descending_mask(walk.table);
     for len in (1..ck.len()).rev() {
         if let Some(combos) = restrict::key_combinations(walk.predicates, &ck[..len]) {
-            let mut keys: Vec<ClusteringKey> =
-                combos.into_iter().map(|k| ClusteringKey::exact(k, mask)).collect();
+            let mut keys: Vec<ClusteringKey> = combos
+                .into_iter()
+                .map(|k| ClusteringKey::exact(k, mask))
+                .collect();
             keys.sort();
             keys.dedup();
             if walk.direction == Direction::Reversed {

@@ -90,7 +90,11 @@ fn compile_one<'t>(
     fcx: &mut FunctionContext<'_>,
 ) -> Result<Option<Predicate<'t>>, Error> {
     let predicate = match &relation.kind {
-        RelationKind::Compare { column: c, op, value } => {
+        RelationKind::Compare {
+            column: c,
+            op,
+            value,
+        } => {
             let column = column(table, &c.name)?;
             let value = eval_term(value, &column.data_type, &column.name, binds, fcx)?;
             key_not_null(column, &value)?;
@@ -109,7 +113,11 @@ fn compile_one<'t>(
             dedup(&mut values);
             Predicate::In { column, values }
         }
-        RelationKind::Contains { column: c, key, value } => {
+        RelationKind::Contains {
+            column: c,
+            key,
+            value,
+        } => {
             let column = column(table, &c.name)?;
             let ty = contained_type(&column.data_type, *key);
             let value = eval_term(value, &ty, &column.name, binds, fcx)?;
@@ -119,7 +127,12 @@ fn compile_one<'t>(
                 value,
             }
         }
-        RelationKind::MapEntry { column: c, key, op, value } => {
+        RelationKind::MapEntry {
+            column: c,
+            key,
+            op,
+            value,
+        } => {
             let column = column(table, &c.name)?;
             let (kt, vt) = match &column.data_type {
                 DataType::Map { key, value, .. } => ((**key).clone(), (**value).clone()),
@@ -243,7 +256,10 @@ fn tuple_type(columns: &[&Column]) -> DataType {
 
 fn tuple_parts(value: Value) -> Vec<Value> {
     match value {
-        Value::Tuple(parts) => parts.into_iter().map(|p| p.unwrap_or(Value::Null)).collect(),
+        Value::Tuple(parts) => parts
+            .into_iter()
+            .map(|p| p.unwrap_or(Value::Null))
+            .collect(),
         other => vec![other],
     }
 }
@@ -292,7 +308,9 @@ fn token_value(
 }
 
 /// The Murmur3 token and serialized key of a partition key.
-pub(crate) fn partition_position(key: &[Value]) -> Result<crate::storage::PartitionPosition, Error> {
+pub(crate) fn partition_position(
+    key: &[Value],
+) -> Result<crate::storage::PartitionPosition, Error> {
     let parts = key
         .iter()
         .map(Value::serialize)
@@ -349,20 +367,31 @@ pub(crate) fn matches(predicate: &Predicate<'_>, row: &RowView<'_>) -> bool {
             (Value::Map(entries), false) => entries.iter().any(|(_, v)| v == value),
             _ => false,
         },
-        Predicate::MapEntry { column, key, op, value } => match row.value(column).as_ref() {
+        Predicate::MapEntry {
+            column,
+            key,
+            op,
+            value,
+        } => match row.value(column).as_ref() {
             Value::Map(entries) => entries
                 .iter()
                 .find(|(k, _)| k == key)
                 .is_some_and(|(_, v)| holds(*op, v.cmp(value))),
             _ => false,
         },
-        Predicate::MultiCompare { columns, op, values } => {
+        Predicate::MultiCompare {
+            columns,
+            op,
+            values,
+        } => {
             let actual: Vec<Value> = columns.iter().map(|c| row.value(c).into_owned()).collect();
             holds(*op, compare_tuples(&actual, values))
         }
         Predicate::MultiIn { columns, tuples } => {
             let actual: Vec<Value> = columns.iter().map(|c| row.value(c).into_owned()).collect();
-            tuples.iter().any(|t| compare_tuples(&actual, t) == Ordering::Equal)
+            tuples
+                .iter()
+                .any(|t| compare_tuples(&actual, t) == Ordering::Equal)
         }
         // Token relations select partitions, not rows: see `token_admits`.
         Predicate::Token { .. } => true,
@@ -381,7 +410,11 @@ pub(crate) fn token_admits(predicates: &[Predicate<'_>], token: i64) -> bool {
 pub(crate) fn pinned<'p>(predicates: &'p [Predicate<'_>], column: &Column) -> Option<Vec<Value>> {
     for p in predicates {
         match p {
-            Predicate::Compare { column: c, op: Operator::Eq, value } if c.name == column.name => {
+            Predicate::Compare {
+                column: c,
+                op: Operator::Eq,
+                value,
+            } if c.name == column.name => {
                 return Some(vec![value.clone()]);
             }
             Predicate::In { column: c, values } if c.name == column.name => {
@@ -397,7 +430,10 @@ pub(crate) fn pinned<'p>(predicates: &'p [Predicate<'_>], column: &Column) -> Op
 /// each component in the column type's order, duplicates dropped), or
 /// `None` when some column is not pinned. Multi-column `=` and `IN` on
 /// clustering columns pin their columns together.
-pub(crate) fn key_combinations(predicates: &[Predicate<'_>], columns: &[&Column]) -> Option<Vec<Vec<Value>>> {
+pub(crate) fn key_combinations(
+    predicates: &[Predicate<'_>],
+    columns: &[&Column],
+) -> Option<Vec<Vec<Value>>> {
     let mut combos: Vec<Vec<Value>> = vec![Vec::new()];
     let mut i = 0;
     while i < columns.len() {
@@ -433,12 +469,16 @@ pub(crate) fn key_combinations(predicates: &[Predicate<'_>], columns: &[&Column]
 
 fn multi_pinned(predicates: &[Predicate<'_>], first: &Column) -> Option<(usize, Vec<Vec<Value>>)> {
     predicates.iter().find_map(|p| match p {
-        Predicate::MultiCompare { columns, op: Operator::Eq, values }
-            if columns.first().is_some_and(|c| c.name == first.name) =>
-        {
+        Predicate::MultiCompare {
+            columns,
+            op: Operator::Eq,
+            values,
+        } if columns.first().is_some_and(|c| c.name == first.name) => {
             Some((columns.len(), vec![values.clone()]))
         }
-        Predicate::MultiIn { columns, tuples } if columns.first().is_some_and(|c| c.name == first.name) => {
+        Predicate::MultiIn { columns, tuples }
+            if columns.first().is_some_and(|c| c.name == first.name) =>
+        {
             Some((columns.len(), tuples.clone()))
         }
         _ => None,
@@ -460,8 +500,16 @@ pub(crate) fn descending_mask(table: &Table) -> u32 {
     table
         .clustering_columns()
         .enumerate()
-        .filter(|(_, c)| matches!(c.kind, ColumnKind::Clustering(_, crate::syntax::ast::Order::Desc)))
-        .fold(0, |mask, (i, _)| if i < 32 { mask | (1 << i) } else { mask })
+        .filter(|(_, c)| {
+            matches!(
+                c.kind,
+                ColumnKind::Clustering(_, crate::syntax::ast::Order::Desc)
+            )
+        })
+        .fold(
+            0,
+            |mask, (i, _)| if i < 32 { mask | (1 << i) } else { mask },
+        )
 }
 
 /// The storage range of the rows starting with clustering `prefix` and,
@@ -492,11 +540,11 @@ pub(crate) fn slice_bounds(
             Predicate::Compare { column, op, value } if column.name == next.name => {
                 (*op, vec![value.clone()])
             }
-            Predicate::MultiCompare { columns, op, values }
-                if columns.first().is_some_and(|c| c.name == next.name) =>
-            {
-                (*op, values.clone())
-            }
+            Predicate::MultiCompare {
+                columns,
+                op,
+                values,
+            } if columns.first().is_some_and(|c| c.name == next.name) => (*op, values.clone()),
             _ => continue,
         };
         let mut key = prefix.to_vec();
@@ -512,9 +560,17 @@ pub(crate) fn slice_bounds(
         };
         // In storage order a lower value bound is a start, unless the column is DESC.
         if lower != descending {
-            start = at(if inclusive { KeyBound::Before } else { KeyBound::After });
+            start = at(if inclusive {
+                KeyBound::Before
+            } else {
+                KeyBound::After
+            });
         } else {
-            end = at(if inclusive { KeyBound::After } else { KeyBound::Before });
+            end = at(if inclusive {
+                KeyBound::After
+            } else {
+                KeyBound::Before
+            });
         }
     }
     (start, end)

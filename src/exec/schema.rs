@@ -29,12 +29,24 @@ pub(crate) fn run_schema(
             }
         }
         SchemaChange::Created(SchemaObject::MaterializedView { keyspace, name, .. }) => {
-            super::views::rebuild(ctx, store, &format!("{keyspace}.{name}"), now_micros.div_euclid(1_000_000));
+            super::views::rebuild(
+                ctx,
+                store,
+                &format!("{keyspace}.{name}"),
+                now_micros.div_euclid(1_000_000),
+            );
         }
         _ => {}
     }
     let mut result = ResultSet::ok();
     result.warnings = applied.warnings;
+    if matches!(statement, Statement::CreateMaterializedView(_)) {
+        // `View.USAGE_WARNING`, sent with every CREATE MATERIALIZED VIEW.
+        result.warnings.push(
+            "Materialized views are experimental and are not recommended for production use."
+                .into(),
+        );
+    }
     Ok(result)
 }
 

@@ -36,7 +36,8 @@ pub(crate) fn run(run: &mut Run<'_, '_>, select: &Select, plan: &Plan) -> Result
     let now_secs = run.now_secs();
     let fcx = &mut *run.fcx;
     let predicates = restrict::compile(table, &select.where_clause, run.binds, fcx)?;
-    let projection = selector::compile(table, &select.selection, run.binds, fcx).map_err(Error::as_refusal)?;
+    let projection =
+        selector::compile(table, &select.selection, run.binds, fcx).map_err(Error::as_refusal)?;
     let limit = limit(&select.limit, "LIMIT", run.binds, fcx)?;
     let per_partition = limit_of_partition(&select.per_partition_limit, run.binds, fcx)?;
     let groups = select
@@ -66,7 +67,16 @@ pub(crate) fn run(run: &mut Run<'_, '_>, select: &Select, plan: &Plan) -> Result
     let mut rows: Vec<Vec<Value>> = Vec::new();
     let mut warnings = Vec::new();
     if projection.aggregates() || !groups.is_empty() {
-        rows = aggregate(&walk, &partitions, &projection, &groups, per_partition, limit, &mut cost, fcx)?;
+        rows = aggregate(
+            &walk,
+            &partitions,
+            &projection,
+            &groups,
+            per_partition,
+            limit,
+            &mut cost,
+            fcx,
+        )?;
     } else {
         let mut views: Vec<RowView<'_>> = Vec::new();
         let cap = if merge { None } else { limit };
@@ -76,7 +86,8 @@ pub(crate) fn run(run: &mut Run<'_, '_>, select: &Select, plan: &Plan) -> Result
             let keep_going = read::rows_of(&walk, partition, &mut cost, &mut |v| {
                 views.push(v);
                 taken += 1;
-                per_partition.is_none_or(|n| taken < n) && cap.is_none_or(|n| (views.len() as u64) < n)
+                per_partition.is_none_or(|n| taken < n)
+                    && cap.is_none_or(|n| (views.len() as u64) < n)
             });
             if !keep_going && cap.is_some_and(|n| views.len() as u64 >= n) {
                 break;
@@ -113,18 +124,30 @@ pub(crate) fn run(run: &mut Run<'_, '_>, select: &Select, plan: &Plan) -> Result
     Ok(result)
 }
 
-fn limit(term: &Option<Term>, what: &str, binds: &super::Binds, fcx: &mut super::FunctionContext<'_>) -> Result<Option<u64>, Error> {
+fn limit(
+    term: &Option<Term>,
+    what: &str,
+    binds: &super::Binds,
+    fcx: &mut super::FunctionContext<'_>,
+) -> Result<Option<u64>, Error> {
     let Some(term) = term else {
         return Ok(None);
     };
     match eval_term(term, &DataType::Native(NativeType::Int), what, binds, fcx)? {
         Value::Int(n) if n > 0 => Ok(Some(n as u64)),
-        Value::Null => Err(Error::invalid(format!("Invalid null value of {}", what.to_lowercase()))),
+        Value::Null => Err(Error::invalid(format!(
+            "Invalid null value of {}",
+            what.to_lowercase()
+        ))),
         _ => Err(Error::invalid(format!("{what} must be strictly positive")).with_span(term.span)),
     }
 }
 
-fn limit_of_partition(term: &Option<Term>, binds: &super::Binds, fcx: &mut super::FunctionContext<'_>) -> Result<Option<u64>, Error> {
+fn limit_of_partition(
+    term: &Option<Term>,
+    binds: &super::Binds,
+    fcx: &mut super::FunctionContext<'_>,
+) -> Result<Option<u64>, Error> {
     limit(term, "PER PARTITION LIMIT", binds, fcx)
 }
 
@@ -180,7 +203,9 @@ fn aggregate<'a>(
     let mut out = Vec::new();
     let mut state: Option<(Vec<Value>, RowView<'a>, Vec<super::aggregate::Accumulator>)> = None;
     let mut error = None;
-    let finish = |state: (Vec<Value>, RowView<'a>, Vec<super::aggregate::Accumulator>), fcx: &mut super::FunctionContext<'_>| -> Result<Vec<Value>, Error> {
+    let finish = |state: (Vec<Value>, RowView<'a>, Vec<super::aggregate::Accumulator>),
+                  fcx: &mut super::FunctionContext<'_>|
+     -> Result<Vec<Value>, Error> {
         let (_, first, accumulators) = state;
         let finished: Vec<Value> = accumulators.into_iter().map(|a| a.finish()).collect();
         projection
@@ -252,7 +277,11 @@ fn aggregate<'a>(
         Some(done) => out.push(finish(done, fcx)?),
         None if groups.is_empty() => {
             // No rows: aggregates still give one row (count 0, max null).
-            let finished: Vec<Value> = projection.accumulators().into_iter().map(|a| a.finish()).collect();
+            let finished: Vec<Value> = projection
+                .accumulators()
+                .into_iter()
+                .map(|a| a.finish())
+                .collect();
             let row = projection
                 .items
                 .iter()
@@ -289,7 +318,12 @@ fn aggregation_warning(predicates: &[restrict::Predicate<'_>]) -> Option<String>
 }
 
 /// Large and hot partition warnings for the partitions a query read.
-fn partition_warnings(table: &Table, data: &TableData, partitions: &[&Partition], warnings: &mut Vec<String>) {
+fn partition_warnings(
+    table: &Table,
+    data: &TableData,
+    partitions: &[&Partition],
+    warnings: &mut Vec<String>,
+) {
     let mut table_rows = None;
     for p in partitions {
         let rows = p.rows.len();
@@ -328,8 +362,13 @@ fn json_rows(columns: &[ColumnSpec], rows: Vec<Vec<Value>>) -> (Vec<ColumnSpec>,
     let keys: Vec<String> = columns
         .iter()
         .map(|c| {
-            let mut name = String::new();
-            let _ = crate::syntax::ast::write_name(&mut name, &c.name);
+            // Case-sensitive names keep their double quotes; derived names
+            // such as `system.token(k)` do not get any.
+            let name = if c.name.chars().any(char::is_uppercase) {
+                format!("\"{}\"", c.name.replace('"', "\"\""))
+            } else {
+                c.name.clone()
+            };
             let mut key = String::new();
             json_string(&mut key, &name);
             key

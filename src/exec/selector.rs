@@ -5,16 +5,16 @@
 use crate::error::Error;
 use crate::schema::{Column, Table};
 use crate::syntax::ast::{
-    CqlType, Ident, MetadataFunction, NativeType, SelectClause, Selector,
-    SelectorKind, SubSelection, Term, TermKind,
+    CqlType, Ident, MetadataFunction, NativeType, SelectClause, Selector, SelectorKind,
+    SubSelection, Term, TermKind,
 };
 use crate::types::{term_text, DataType, Value};
 
-use super::bind::{eval_term, Binds};
 use super::aggregate::{Accumulator, Aggregate, AggregateFunction};
+use super::bind::{eval_term, Binds};
 use super::call::written_name;
-use super::functions::{self, CallArg, ResolvedCall};
 use super::functions::FunctionContext;
+use super::functions::{self, CallArg, ResolvedCall};
 use super::result::ColumnSpec;
 use super::view::RowView;
 
@@ -97,14 +97,21 @@ pub(crate) fn compile<'t>(
         }
         SelectClause::Items(list) => {
             for item in list {
-                let (sel, ty) = compiler
-                    .selector(&item.selector, true)
-                    .map_err(|e| if e.span().is_some() { e } else { e.with_span(item.selector.span) })?;
+                let (sel, ty) = compiler.selector(&item.selector, true).map_err(|e| {
+                    if e.span().is_some() {
+                        e
+                    } else {
+                        e.with_span(item.selector.span)
+                    }
+                })?;
                 let name = match &item.alias {
                     Some(alias) => alias.name.clone(),
                     None => header(&item.selector),
                 };
-                columns.push(ColumnSpec { name, data_type: ty });
+                columns.push(ColumnSpec {
+                    name,
+                    data_type: ty,
+                });
                 items.push(sel);
             }
         }
@@ -151,7 +158,10 @@ impl<'t> Compiler<'t, '_, '_, '_> {
                 (Sel::Column(c), c.data_type.clone())
             }
             SelectorKind::Term(term) => self.constant(term, None)?,
-            SelectorKind::TypeHint { ty, selector: inner } => match &inner.kind {
+            SelectorKind::TypeHint {
+                ty,
+                selector: inner,
+            } => match &inner.kind {
                 SelectorKind::Term(term) => self.constant(term, Some(ty))?,
                 _ => self.selector(inner, top)?,
             },
@@ -160,7 +170,9 @@ impl<'t> Compiler<'t, '_, '_, '_> {
                 let ty = agg.return_type().clone();
                 (self.aggregate(agg, None), ty)
             }
-            SelectorKind::Metadata { function, column, .. } => {
+            SelectorKind::Metadata {
+                function, column, ..
+            } => {
                 let c = self.column(column)?;
                 if c.is_primary_key() {
                     let name = match function {
@@ -175,11 +187,16 @@ impl<'t> Compiler<'t, '_, '_, '_> {
                 }
                 match function {
                     MetadataFunction::WriteTime => (Sel::WriteTime(c), native(NativeType::Bigint)),
-                    MetadataFunction::MaxWriteTime => (Sel::MaxWriteTime(c), native(NativeType::Bigint)),
+                    MetadataFunction::MaxWriteTime => {
+                        (Sel::MaxWriteTime(c), native(NativeType::Bigint))
+                    }
                     MetadataFunction::Ttl => (Sel::Ttl(c), native(NativeType::Int)),
                 }
             }
-            SelectorKind::Cast { selector: inner, ty } => {
+            SelectorKind::Cast {
+                selector: inner,
+                ty,
+            } => {
                 let (sel, from) = self.selector(inner, false)?;
                 let text = first_column(inner).unwrap_or_else(|| header(inner));
                 let CqlType::Native(to) = ty else {
@@ -210,7 +227,10 @@ impl<'t> Compiler<'t, '_, '_, '_> {
                 let ty = call.return_type().clone();
                 (Sel::Scalar(call, vec![s]), ty)
             }
-            SelectorKind::Sub { selector: inner, sub } => self.sub(inner, sub)?,
+            SelectorKind::Sub {
+                selector: inner,
+                sub,
+            } => self.sub(inner, sub)?,
             SelectorKind::Tuple(items) => {
                 let (sels, types) = self.all(items)?;
                 (Sel::Tuple(sels), DataType::Tuple(types))
@@ -218,12 +238,24 @@ impl<'t> Compiler<'t, '_, '_, '_> {
             SelectorKind::List(items) => {
                 let (sels, types) = self.all(items)?;
                 let element = types.into_iter().next().unwrap_or(native(NativeType::Text));
-                (Sel::List(sels), DataType::List { element: Box::new(element), frozen: true })
+                (
+                    Sel::List(sels),
+                    DataType::List {
+                        element: Box::new(element),
+                        frozen: true,
+                    },
+                )
             }
             SelectorKind::Set(items) => {
                 let (sels, types) = self.all(items)?;
                 let element = types.into_iter().next().unwrap_or(native(NativeType::Text));
-                (Sel::Set(sels), DataType::Set { element: Box::new(element), frozen: true })
+                (
+                    Sel::Set(sels),
+                    DataType::Set {
+                        element: Box::new(element),
+                        frozen: true,
+                    },
+                )
             }
             SelectorKind::Map(entries) => {
                 let mut sels = Vec::new();
@@ -238,7 +270,14 @@ impl<'t> Compiler<'t, '_, '_, '_> {
                     }
                     sels.push((ks, vs));
                 }
-                (Sel::Map(sels), DataType::Map { key: Box::new(kt), value: Box::new(vt), frozen: true })
+                (
+                    Sel::Map(sels),
+                    DataType::Map {
+                        key: Box::new(kt),
+                        value: Box::new(vt),
+                        frozen: true,
+                    },
+                )
             }
         })
     }
@@ -260,7 +299,11 @@ impl<'t> Compiler<'t, '_, '_, '_> {
     }
 
     /// A constant selector: its type from a hint, or from the literal.
-    fn constant(&mut self, term: &Term, hint: Option<&CqlType>) -> Result<(Sel<'t>, DataType), Error> {
+    fn constant(
+        &mut self,
+        term: &Term,
+        hint: Option<&CqlType>,
+    ) -> Result<(Sel<'t>, DataType), Error> {
         let ty = match hint {
             Some(ty) => DataType::resolve(ty, &self.table.keyspace, &())?,
             None => literal_type(term).ok_or_else(|| {
@@ -274,17 +317,30 @@ impl<'t> Compiler<'t, '_, '_, '_> {
         Ok((Sel::Const(value), ty))
     }
 
-    fn function(&mut self, name: &crate::syntax::ast::FunctionName, args: &[Selector]) -> Result<(Sel<'t>, DataType), Error> {
+    fn function(
+        &mut self,
+        name: &crate::syntax::ast::FunctionName,
+        args: &[Selector],
+    ) -> Result<(Sel<'t>, DataType), Error> {
         let lower = name.name.name.to_ascii_lowercase();
         if lower == "token" && name.keyspace.is_none() {
             let mut columns = Vec::new();
             for arg in args {
                 match &arg.kind {
                     SelectorKind::Column(c) => columns.push(self.column(c)?),
-                    _ => return Err(Error::invalid("The token function arguments must be the partition key columns")),
+                    _ => {
+                        return Err(Error::invalid(
+                            "The token function arguments must be the partition key columns",
+                        ))
+                    }
                 }
             }
-            let pk: Vec<&str> = self.table.partition_key.iter().map(String::as_str).collect();
+            let pk: Vec<&str> = self
+                .table
+                .partition_key
+                .iter()
+                .map(String::as_str)
+                .collect();
             let given: Vec<&str> = columns.iter().map(|c| c.name.as_str()).collect();
             if pk != given {
                 return Err(Error::invalid(format!(
@@ -303,7 +359,11 @@ impl<'t> Compiler<'t, '_, '_, '_> {
         let mut compiled: Vec<Option<(Sel<'t>, DataType)>> = Vec::new();
         for arg in args {
             compiled.push(match &arg.kind {
-                SelectorKind::Term(t) if matches!(t.kind, TermKind::Literal(_) | TermKind::Marker(_)) => None,
+                SelectorKind::Term(t)
+                    if matches!(t.kind, TermKind::Literal(_) | TermKind::Marker(_)) =>
+                {
+                    None
+                }
                 _ => Some(self.selector(arg, false)?),
             });
         }
@@ -313,7 +373,13 @@ impl<'t> Compiler<'t, '_, '_, '_> {
             .zip(&compiled)
             .zip(&texts)
             .map(|((arg, c), text)| match (&arg.kind, c) {
-                (SelectorKind::Term(Term { kind: TermKind::Literal(lit), .. }), None) => CallArg::literal(lit, text),
+                (
+                    SelectorKind::Term(Term {
+                        kind: TermKind::Literal(lit),
+                        ..
+                    }),
+                    None,
+                ) => CallArg::literal(lit, text),
                 (_, None) => CallArg::marker(text),
                 (_, Some((_, ty))) => CallArg::typed(ty, text),
             })
@@ -323,7 +389,9 @@ impl<'t> Compiler<'t, '_, '_, '_> {
         for ((arg, c), param) in args.iter().zip(compiled).zip(call.arg_types()) {
             sels.push(match (c, &arg.kind) {
                 (Some((sel, _)), _) => sel,
-                (None, SelectorKind::Term(term)) => Sel::Const(eval_term(term, param, "argument", self.binds, self.fcx)?),
+                (None, SelectorKind::Term(term)) => {
+                    Sel::Const(eval_term(term, param, "argument", self.binds, self.fcx)?)
+                }
                 (None, _) => Sel::Const(Value::Null),
             });
         }
@@ -367,9 +435,16 @@ impl<'t> Compiler<'t, '_, '_, '_> {
         let (s, ty) = self.selector(inner, false)?;
         match (sub, &ty) {
             (SubSelection::Field(field), DataType::Udt { fields, .. }) => {
-                let i = fields.iter().position(|(f, _)| *f == field.name).ok_or_else(|| {
-                    Error::invalid(format!("{} of type {ty} has no field {}", header(inner), field.name))
-                })?;
+                let i = fields
+                    .iter()
+                    .position(|(f, _)| *f == field.name)
+                    .ok_or_else(|| {
+                        Error::invalid(format!(
+                            "{} of type {ty} has no field {}",
+                            header(inner),
+                            field.name
+                        ))
+                    })?;
                 Ok((Sel::Field(Box::new(s), i), fields[i].1.clone()))
             }
             (SubSelection::Element(key), DataType::Map { key: kt, value, .. }) => {
@@ -380,9 +455,14 @@ impl<'t> Compiler<'t, '_, '_, '_> {
                 let k = eval_term(key, element, "key", self.binds, self.fcx)?;
                 Ok((Sel::Element(Box::new(s), k), (**element).clone()))
             }
-            (SubSelection::Slice(from, to), DataType::Map { key: kt, .. } | DataType::Set { element: kt, .. }) => {
+            (
+                SubSelection::Slice(from, to),
+                DataType::Map { key: kt, .. } | DataType::Set { element: kt, .. },
+            ) => {
                 let mut bound = |t: &Option<Term>| -> Result<Option<Value>, Error> {
-                    t.as_ref().map(|t| eval_term(t, kt, "key", self.binds, self.fcx)).transpose()
+                    t.as_ref()
+                        .map(|t| eval_term(t, kt, "key", self.binds, self.fcx))
+                        .transpose()
                 };
                 let (a, b) = (bound(from)?, bound(to)?);
                 Ok((Sel::Slice(Box::new(s), a, b), ty.clone()))
@@ -406,7 +486,9 @@ fn first_column(selector: &Selector) -> Option<String> {
         | SelectorKind::TypeHint { selector, .. }
         | SelectorKind::Sub { selector, .. } => first_column(selector),
         SelectorKind::Function { args, .. } => args.iter().find_map(first_column),
-        SelectorKind::Binary { left, right, .. } => first_column(left).or_else(|| first_column(right)),
+        SelectorKind::Binary { left, right, .. } => {
+            first_column(left).or_else(|| first_column(right))
+        }
         _ => None,
     }
 }
@@ -433,7 +515,9 @@ pub(crate) fn header(selector: &Selector) -> String {
         SelectorKind::Column(c) => c.name.clone(),
         SelectorKind::Term(t) => term_text(t),
         SelectorKind::CountStar => "count".into(),
-        SelectorKind::Metadata { function, column, .. } => {
+        SelectorKind::Metadata {
+            function, column, ..
+        } => {
             let f = match function {
                 MetadataFunction::WriteTime => "writetime",
                 MetadataFunction::MaxWriteTime => "maxwritetime",
@@ -441,13 +525,21 @@ pub(crate) fn header(selector: &Selector) -> String {
             };
             format!("{f}({})", column.name)
         }
-        SelectorKind::Cast { selector, ty } => format!("cast({} as {})", header(selector), ty.to_string().to_lowercase()),
+        SelectorKind::Cast { selector, ty } => format!(
+            "cast({} as {})",
+            header(selector),
+            ty.to_string().to_lowercase()
+        ),
         SelectorKind::Function { name, args } => {
             let lower = name.name.name.to_ascii_lowercase();
-            if lower == "count" && args.len() == 1 && matches!(args[0].kind, SelectorKind::Term(_)) {
+            if lower == "count" && args.len() == 1 && matches!(args[0].kind, SelectorKind::Term(_))
+            {
                 return "count".into();
             }
-            let keyspace = name.keyspace.as_ref().map_or("system".to_string(), |k| k.name.clone());
+            let keyspace = name
+                .keyspace
+                .as_ref()
+                .map_or("system".to_string(), |k| k.name.clone());
             let args: Vec<String> = args.iter().map(header).collect();
             format!("{keyspace}.{}({})", name.name.name, args.join(", "))
         }
@@ -466,9 +558,18 @@ pub(crate) fn header(selector: &Selector) -> String {
             ),
         },
         SelectorKind::TypeHint { selector, .. } => header(selector),
-        SelectorKind::Tuple(items) => format!("({})", items.iter().map(header).collect::<Vec<_>>().join(", ")),
-        SelectorKind::List(items) => format!("[{}]", items.iter().map(header).collect::<Vec<_>>().join(", ")),
-        SelectorKind::Set(items) => format!("{{{}}}", items.iter().map(header).collect::<Vec<_>>().join(", ")),
+        SelectorKind::Tuple(items) => format!(
+            "({})",
+            items.iter().map(header).collect::<Vec<_>>().join(", ")
+        ),
+        SelectorKind::List(items) => format!(
+            "[{}]",
+            items.iter().map(header).collect::<Vec<_>>().join(", ")
+        ),
+        SelectorKind::Set(items) => format!(
+            "{{{}}}",
+            items.iter().map(header).collect::<Vec<_>>().join(", ")
+        ),
         SelectorKind::Map(entries) => format!(
             "{{{}}}",
             entries
@@ -493,17 +594,23 @@ pub(crate) fn eval(
         Sel::Const(v) => v.clone(),
         Sel::WriteTime(c) => row
             .and_then(|r| {
-                if c.data_type.is_multi_cell() {
-                    r.collection(c).and_then(|col| col.max_timestamp(r.now_secs))
+                if super::write::is_collection_cells(&c.data_type) {
+                    r.collection(c)
+                        .and_then(|col| col.max_timestamp(r.now_secs))
                 } else {
-                    r.cell(c).filter(|cell| cell.live_value(r.now_secs).is_some()).map(|cell| cell.timestamp)
+                    r.cell(c)
+                        .filter(|cell| cell.live_value(r.now_secs).is_some())
+                        .map(|cell| cell.timestamp)
                 }
             })
             .map_or(Value::Null, Value::Bigint),
         Sel::MaxWriteTime(c) => row
             .and_then(|r| match r.collection(c) {
                 Some(col) => col.max_timestamp(r.now_secs),
-                None => r.cell(c).filter(|cell| cell.live_value(r.now_secs).is_some()).map(|cell| cell.timestamp),
+                None => r
+                    .cell(c)
+                    .filter(|cell| cell.live_value(r.now_secs).is_some())
+                    .map(|cell| cell.timestamp),
             })
             .map_or(Value::Null, Value::Bigint),
         Sel::Ttl(c) => row
@@ -511,7 +618,9 @@ pub(crate) fn eval(
                 let cell = r.cell(c)?;
                 cell.live_value(r.now_secs)?;
                 let expiry = cell.expiry?;
-                Some(Value::Int(i32::try_from(expiry.expires_at - r.now_secs).unwrap_or(i32::MAX)))
+                Some(Value::Int(
+                    i32::try_from(expiry.expires_at - r.now_secs).unwrap_or(i32::MAX),
+                ))
             })
             .unwrap_or(Value::Null),
         Sel::Token(columns) => match row {
@@ -530,7 +639,10 @@ pub(crate) fn eval(
         }
         Sel::Aggregate(i, _) => finished.get(*i).cloned().unwrap_or(Value::Null),
         Sel::Element(inner, key) => match eval(inner, row, finished, fcx)? {
-            Value::Map(entries) => entries.into_iter().find(|(k, _)| k == key).map_or(Value::Null, |(_, v)| v),
+            Value::Map(entries) => entries
+                .into_iter()
+                .find(|(k, _)| k == key)
+                .map_or(Value::Null, |(_, v)| v),
             Value::Set(items) => {
                 if items.contains(key) {
                     key.clone()
@@ -541,15 +653,25 @@ pub(crate) fn eval(
             _ => Value::Null,
         },
         Sel::Slice(inner, from, to) => {
-            let within = |k: &Value| from.as_ref().is_none_or(|f| k >= f) && to.as_ref().is_none_or(|t| k <= t);
+            let within = |k: &Value| {
+                from.as_ref().is_none_or(|f| k >= f) && to.as_ref().is_none_or(|t| k <= t)
+            };
             match eval(inner, row, finished, fcx)? {
                 Value::Map(entries) => {
                     let kept: Vec<_> = entries.into_iter().filter(|(k, _)| within(k)).collect();
-                    if kept.is_empty() { Value::Null } else { Value::Map(kept) }
+                    if kept.is_empty() {
+                        Value::Null
+                    } else {
+                        Value::Map(kept)
+                    }
                 }
                 Value::Set(items) => {
                     let kept: Vec<_> = items.into_iter().filter(|k| within(k)).collect();
-                    if kept.is_empty() { Value::Null } else { Value::Set(kept) }
+                    if kept.is_empty() {
+                        Value::Null
+                    } else {
+                        Value::Set(kept)
+                    }
                 }
                 other => other,
             }
@@ -564,8 +686,18 @@ pub(crate) fn eval(
                 .map(|s| eval(s, row, finished, fcx).map(|v| (!v.is_null()).then_some(v)))
                 .collect::<Result<_, _>>()?,
         ),
-        Sel::List(items) => Value::List(items.iter().map(|s| eval(s, row, finished, fcx)).collect::<Result<_, _>>()?),
-        Sel::Set(items) => Value::set_from(items.iter().map(|s| eval(s, row, finished, fcx)).collect::<Result<_, _>>()?),
+        Sel::List(items) => Value::List(
+            items
+                .iter()
+                .map(|s| eval(s, row, finished, fcx))
+                .collect::<Result<_, _>>()?,
+        ),
+        Sel::Set(items) => Value::set_from(
+            items
+                .iter()
+                .map(|s| eval(s, row, finished, fcx))
+                .collect::<Result<_, _>>()?,
+        ),
         Sel::Map(entries) => {
             let mut out = Vec::new();
             for (k, v) in entries {
@@ -589,7 +721,12 @@ pub(crate) fn accumulate(
     Ok(())
 }
 
-fn feed(sel: &Sel<'_>, accumulators: &mut [Accumulator], row: &RowView<'_>, fcx: &mut FunctionContext<'_>) -> Result<(), Error> {
+fn feed(
+    sel: &Sel<'_>,
+    accumulators: &mut [Accumulator],
+    row: &RowView<'_>,
+    fcx: &mut FunctionContext<'_>,
+) -> Result<(), Error> {
     match sel {
         Sel::Aggregate(i, arg) => {
             let value = match arg {

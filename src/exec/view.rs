@@ -25,7 +25,9 @@ impl<'a> RowView<'a> {
     pub(crate) fn value(&self, column: &Column) -> Cow<'a, Value> {
         match column.kind {
             ColumnKind::PartitionKey(i) => borrowed(self.partition.key.get(i)),
-            ColumnKind::Clustering(i, _) => borrowed(self.clustering.and_then(|k| k.values().get(i))),
+            ColumnKind::Clustering(i, _) => {
+                borrowed(self.clustering.and_then(|k| k.values().get(i)))
+            }
             ColumnKind::Static => self.slot_value(Some(&self.partition.static_row), column),
             ColumnKind::Regular => self.slot_value(self.row, column),
         }
@@ -62,7 +64,9 @@ impl<'a> RowView<'a> {
         };
         match slot {
             Slot::Cell(cell) => borrowed(cell.live_value(self.now_secs)),
-            Slot::Collection(c) => Cow::Owned(collection_value(c, &column.data_type, self.now_secs)),
+            Slot::Collection(c) => {
+                Cow::Owned(collection_value(c, &column.data_type, self.now_secs))
+            }
         }
     }
 }

@@ -54,7 +54,12 @@ pub(crate) struct Touched {
 }
 
 /// Notes the view rows of every base partition `mutations` touch.
-pub(crate) fn before(ctx: &PlanContext, store: &Store, mutations: &[Mutation], now_secs: i64) -> Touched {
+pub(crate) fn before(
+    ctx: &PlanContext,
+    store: &Store,
+    mutations: &[Mutation],
+    now_secs: i64,
+) -> Touched {
     let mut partitions: Vec<(String, PartitionPosition)> = Vec::new();
     for m in mutations {
         if views_of(ctx, &m.table).is_empty() {
@@ -70,7 +75,13 @@ pub(crate) fn before(ctx: &PlanContext, store: &Store, mutations: &[Mutation], n
 }
 
 /// Brings the views of the touched partitions in line after the write.
-pub(crate) fn after(ctx: &PlanContext, store: &mut Store, touched: Touched, _timestamp: i64, now_secs: i64) {
+pub(crate) fn after(
+    ctx: &PlanContext,
+    store: &mut Store,
+    touched: Touched,
+    _timestamp: i64,
+    now_secs: i64,
+) {
     if touched.partitions.is_empty() {
         return;
     }
@@ -98,7 +109,12 @@ pub(crate) fn rebuild(ctx: &PlanContext, store: &mut Store, view: &str, now_secs
     };
     let partitions: Vec<(String, PartitionPosition)> = store
         .table(&base)
-        .map(|d| d.partitions.keys().map(|p| (base.clone(), p.clone())).collect())
+        .map(|d| {
+            d.partitions
+                .keys()
+                .map(|p| (base.clone(), p.clone()))
+                .collect()
+        })
         .unwrap_or_default();
     for p in project_all(ctx, store, &partitions, now_secs) {
         if p.view == view {
@@ -174,7 +190,10 @@ fn view_filters<'t>(base: &'t Table, view: &Table) -> Vec<restrict::Predicate<'t
 fn project(view_name: &str, view: &Table, base_row: &RowView<'_>) -> Option<Projection> {
     let mut key = Vec::new();
     let mut clustering = Vec::new();
-    for column in view.partition_key_columns().chain(view.clustering_columns()) {
+    for column in view
+        .partition_key_columns()
+        .chain(view.clustering_columns())
+    {
         let base_column = base_row.table.column(&column.name)?;
         let value = base_row.value(base_column).into_owned();
         if value.is_null() {
@@ -231,7 +250,9 @@ fn remove(ctx: &PlanContext, store: &mut Store, p: &Projection) {
     let mask = restrict::descending_mask(view);
     let data = store.table_mut(&p.view);
     if let Some(partition) = data.partitions.get_mut(&position) {
-        partition.rows.remove(&ClusteringKey::exact(p.clustering.clone(), mask));
+        partition
+            .rows
+            .remove(&ClusteringKey::exact(p.clustering.clone(), mask));
         if partition.rows.is_empty() {
             data.partitions.remove(&position);
         }

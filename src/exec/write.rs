@@ -59,7 +59,11 @@ pub(crate) fn stamp(
             UsingItem::Timestamp(term) => {
                 timestamp = match int_term(term, NativeType::Bigint, "[timestamp]", env)? {
                     Some(t) => t,
-                    None => return Err(Error::invalid("Invalid null value of timestamp").with_span(term.span)),
+                    None => {
+                        return Err(
+                            Error::invalid("Invalid null value of timestamp").with_span(term.span)
+                        )
+                    }
                 };
             }
             UsingItem::Ttl(term) => {
@@ -113,7 +117,11 @@ fn slot(store: &Store, table: &Table, column: &Column) -> Result<usize, Error> {
         .ok_or_else(|| {
             Error::new(
                 crate::ErrorKind::ServerError,
-                format!("no storage for column {} of {}", column.name, table.qualified_name()),
+                format!(
+                    "no storage for column {} of {}",
+                    column.name,
+                    table.qualified_name()
+                ),
             )
         })
 }
@@ -142,18 +150,34 @@ fn check_key_size(table: &Table, key: &[Value]) -> Result<(), Error> {
 }
 
 /// The mutation of an INSERT.
-pub(crate) fn insert(table: &Table, insert: &Insert, env: &mut WriteEnv<'_, '_>) -> Result<Mutation, Error> {
+pub(crate) fn insert(
+    table: &Table,
+    insert: &Insert,
+    env: &mut WriteEnv<'_, '_>,
+) -> Result<Mutation, Error> {
     let stamp = stamp(table, &insert.using, env)?;
     let values = insert_values(table, insert, env)?;
     let mut key = Vec::new();
     let mut clustering = Vec::new();
-    for column in table.partition_key_columns().chain(table.clustering_columns()) {
+    // Writing only static columns needs no clustering key.
+    let only_static = !table.clustering.is_empty()
+        && values.iter().any(|(c, _)| c.is_static())
+        && values
+            .iter()
+            .all(|(c, _)| c.is_partition_key() || c.is_static());
+    let key_columns = table
+        .partition_key_columns()
+        .chain(table.clustering_columns().filter(|_| !only_static));
+    for column in key_columns {
         let value = values
             .iter()
             .find(|(c, _)| c.name == column.name)
             .map(|(_, v)| v.clone())
             .ok_or_else(|| {
-                Error::invalid(format!("Some partition key parts are missing: {}", column.name))
+                Error::invalid(format!(
+                    "Some partition key parts are missing: {}",
+                    column.name
+                ))
             })?;
         if value.is_null() {
             return Err(Error::invalid(format!(
@@ -170,11 +194,6 @@ pub(crate) fn insert(table: &Table, insert: &Insert, env: &mut WriteEnv<'_, '_>)
     check_key_size(table, &key)?;
     let mut m = mutation(table, key)?;
     let row_key = ClusteringKey::exact(clustering, restrict::descending_mask(table));
-    let has_clustering = !table.clustering.is_empty();
-    let only_static = has_clustering
-        && values
-            .iter()
-            .all(|(c, _)| c.is_partition_key() || c.is_static());
     if !only_static {
         m.ops.push(Op::Liveness {
             key: row_key.clone(),
@@ -208,7 +227,8 @@ fn insert_values<'t>(
             let mut out = Vec::with_capacity(columns.len());
             for (name, term) in columns.iter().zip(values) {
                 let column = table.column(&name.name).ok_or_else(|| {
-                    Error::invalid(format!("Undefined column name {}", name.name)).with_span(name.span)
+                    Error::invalid(format!("Undefined column name {}", name.name))
+                        .with_span(name.span)
                 })?;
                 let value = eval_term(term, &column.data_type, &column.name, env.binds, env.fcx)?;
                 out.push((column, value));
@@ -216,7 +236,13 @@ fn insert_values<'t>(
             Ok(out)
         }
         InsertSource::Json { value, default } => {
-            let text = match eval_term(value, &DataType::Native(NativeType::Text), "[json]", env.binds, env.fcx)? {
+            let text = match eval_term(
+                value,
+                &DataType::Native(NativeType::Text),
+                "[json]",
+                env.binds,
+                env.fcx,
+            )? {
                 Value::Text(t) | Value::Ascii(t) => t,
                 _ => return Err(Error::invalid("Got null for INSERT JSON values")),
             };
@@ -238,7 +264,7 @@ fn write_value(
     ops: &mut Vec<Op>,
 ) -> Result<(), Error> {
     let slot = slot(env.store, table, column)?;
-    if column.data_type.is_multi_cell() {
+    if is_collection_cells(&column.data_type) {
         ops.push(Op::DeleteCollection {
             row: row.clone(),
             slot,
@@ -254,6 +280,12 @@ fn write_value(
     };
     ops.push(Op::Cell { row, slot, cell });
     Ok(())
+}
+
+/// Whether a column's values are stored element by element: non-frozen
+/// lists, sets and maps. (A non-frozen UDT is kept as one cell.)
+pub(crate) fn is_collection_cells(ty: &DataType) -> bool {
+    ty.is_multi_cell() && ty.is_collection()
 }
 
 /// Adds the elements of `value` to a collection: list elements after (or,
@@ -274,22 +306,41 @@ fn add_elements(
         (DataType::List { .. }, Value::List(items)) => {
             for item in items {
                 *env.list_sequence += 1;
-                let time = if prepend { -stamp.timestamp } else { stamp.timestamp };
+                let time = if prepend {
+                    -stamp.timestamp
+                } else {
+                    stamp.timestamp
+                };
                 let key = Value::Tuple(vec![
                     Some(Value::Bigint(time)),
                     Some(Value::Bigint(*env.list_sequence)),
                 ]);
-                ops.push(Op::Element { row: row.clone(), slot, key, cell: live(item) });
+                ops.push(Op::Element {
+                    row: row.clone(),
+                    slot,
+                    key,
+                    cell: live(item),
+                });
             }
         }
         (DataType::Set { .. }, Value::Set(items) | Value::List(items)) => {
             for item in items {
-                ops.push(Op::Element { row: row.clone(), slot, key: item, cell: live(Value::Null) });
+                ops.push(Op::Element {
+                    row: row.clone(),
+                    slot,
+                    key: item,
+                    cell: live(Value::Null),
+                });
             }
         }
         (DataType::Map { .. }, Value::Map(entries)) => {
             for (k, v) in entries {
-                ops.push(Op::Element { row: row.clone(), slot, key: k, cell: live(v) });
+                ops.push(Op::Element {
+                    row: row.clone(),
+                    slot,
+                    key: k,
+                    cell: live(v),
+                });
             }
         }
         _ => {}
@@ -321,14 +372,20 @@ fn targets(table: &Table, predicates: &[Predicate<'_>]) -> Result<Targets, Error
 }
 
 /// The mutations of an UPDATE (one per partition it names).
-pub(crate) fn update(table: &Table, update: &Update, env: &mut WriteEnv<'_, '_>) -> Result<Vec<Mutation>, Error> {
+pub(crate) fn update(
+    table: &Table,
+    update: &Update,
+    env: &mut WriteEnv<'_, '_>,
+) -> Result<Vec<Mutation>, Error> {
     let stamp = stamp(table, &update.using, env)?;
     let predicates = restrict::compile(table, &update.where_clause, env.binds, env.fcx)?;
     let targets = targets(table, &predicates)?;
     let only_static = update.assignments.iter().all(|a| {
         let name = match &a.kind {
             AssignmentKind::Set { target, .. } => &target.column().name,
-            AssignmentKind::Apply { column, .. } | AssignmentKind::Prepend { column, .. } => &column.name,
+            AssignmentKind::Apply { column, .. } | AssignmentKind::Prepend { column, .. } => {
+                &column.name
+            }
         };
         table.column(name).is_some_and(Column::is_static)
     });
@@ -351,7 +408,13 @@ pub(crate) fn update(table: &Table, update: &Update, env: &mut WriteEnv<'_, '_>)
             for assignment in &update.assignments {
                 assign(table, &m, row_key.as_ref(), &assignment.kind, stamp, env)
                     .map(|ops| m.ops.extend(ops))
-                    .map_err(|e| if e.span().is_some() { e } else { e.with_span(assignment.span) })?;
+                    .map_err(|e| {
+                        if e.span().is_some() {
+                            e
+                        } else {
+                            e.with_span(assignment.span)
+                        }
+                    })?;
             }
         }
         out.push(m);
@@ -368,7 +431,13 @@ fn row_ref(column: &Column, key: Option<&ClusteringKey>) -> RowRef {
 
 /// The current live value of `column` in the row a mutation addresses, as
 /// stored before the statement.
-fn current(table: &Table, m: &Mutation, key: Option<&ClusteringKey>, column: &Column, env: &WriteEnv<'_, '_>) -> Value {
+fn current(
+    table: &Table,
+    m: &Mutation,
+    key: Option<&ClusteringKey>,
+    column: &Column,
+    env: &WriteEnv<'_, '_>,
+) -> Value {
     let Some(d) = data(env.store, table) else {
         return Value::Null;
     };
@@ -389,7 +458,13 @@ fn current(table: &Table, m: &Mutation, key: Option<&ClusteringKey>, column: &Co
 }
 
 /// The live list element keys of a list column, in list order.
-fn list_keys(table: &Table, m: &Mutation, key: Option<&ClusteringKey>, column: &Column, env: &WriteEnv<'_, '_>) -> Vec<(Value, Value)> {
+fn list_keys(
+    table: &Table,
+    m: &Mutation,
+    key: Option<&ClusteringKey>,
+    column: &Column,
+    env: &WriteEnv<'_, '_>,
+) -> Vec<(Value, Value)> {
     let Some(d) = data(env.store, table) else {
         return Vec::new();
     };
@@ -419,27 +494,42 @@ fn assign(
 ) -> Result<Vec<Op>, Error> {
     let mut ops = Vec::new();
     let lookup = |name: &crate::syntax::ast::Ident| {
-        table
-            .column(&name.name)
-            .ok_or_else(|| Error::invalid(format!("Undefined column name {}", name.name)).with_span(name.span))
+        table.column(&name.name).ok_or_else(|| {
+            Error::invalid(format!("Undefined column name {}", name.name)).with_span(name.span)
+        })
     };
     match kind {
-        AssignmentKind::Set { target: ColumnRef::Column(name), value } => {
+        AssignmentKind::Set {
+            target: ColumnRef::Column(name),
+            value,
+        } => {
             let column = lookup(name)?;
             let v = eval_term(value, &column.data_type, &column.name, env.binds, env.fcx)?;
             write_value(table, column, row_ref(column, key), v, stamp, env, &mut ops)?;
         }
-        AssignmentKind::Set { target: ColumnRef::Element(name, index), value } => {
+        AssignmentKind::Set {
+            target: ColumnRef::Element(name, index),
+            value,
+        } => {
             let column = lookup(name)?;
             set_element(table, m, key, column, index, value, stamp, env, &mut ops)?;
         }
-        AssignmentKind::Set { target: ColumnRef::Field(name, field), value } => {
+        AssignmentKind::Set {
+            target: ColumnRef::Field(name, field),
+            value,
+        } => {
             let column = lookup(name)?;
             let DataType::Udt { fields, .. } = &column.data_type else {
-                return Err(Error::invalid(format!("Invalid field {} for non-UDT column {}", field.name, column.name)));
+                return Err(Error::invalid(format!(
+                    "Invalid field {} for non-UDT column {}",
+                    field.name, column.name
+                )));
             };
             let Some(index) = fields.iter().position(|(f, _)| *f == field.name) else {
-                return Err(Error::invalid(format!("UDT column {} does not have a field named {}", column.name, field.name)));
+                return Err(Error::invalid(format!(
+                    "UDT column {} does not have a field named {}",
+                    column.name, field.name
+                )));
             };
             let v = eval_term(value, &fields[index].1, &field.name, env.binds, env.fcx)?;
             let mut parts = match current(table, m, key, column, env) {
@@ -447,17 +537,42 @@ fn assign(
                 _ => vec![None; fields.len()],
             };
             parts[index] = (!v.is_null()).then_some(v);
-            write_value(table, column, row_ref(column, key), Value::Udt(parts), stamp, env, &mut ops)?;
+            write_value(
+                table,
+                column,
+                row_ref(column, key),
+                Value::Udt(parts),
+                stamp,
+                env,
+                &mut ops,
+            )?;
         }
-        AssignmentKind::Apply { column: name, op, value, .. } => {
+        AssignmentKind::Apply {
+            column: name,
+            op,
+            value,
+            ..
+        } => {
             let column = lookup(name)?;
             apply_operation(table, m, key, column, *op, value, stamp, env, &mut ops)?;
         }
-        AssignmentKind::Prepend { column: name, value } => {
+        AssignmentKind::Prepend {
+            column: name,
+            value,
+        } => {
             let column = lookup(name)?;
             let v = eval_term(value, &column.data_type, &column.name, env.binds, env.fcx)?;
             let slot = slot(env.store, table, column)?;
-            add_elements(&column.data_type, row_ref(column, key), slot, v, stamp, true, env, &mut ops);
+            add_elements(
+                &column.data_type,
+                row_ref(column, key),
+                slot,
+                v,
+                stamp,
+                true,
+                env,
+                &mut ops,
+            );
         }
     }
     Ok(ops)
@@ -479,11 +594,19 @@ fn set_element(
     let row = row_ref(column, key);
     match &column.data_type {
         DataType::List { element, .. } => {
-            let i = eval_term(index, &DataType::Native(NativeType::Int), &column.name, env.binds, env.fcx)?;
+            let i = eval_term(
+                index,
+                &DataType::Native(NativeType::Int),
+                &column.name,
+                env.binds,
+                env.fcx,
+            )?;
             let v = eval_term(value, element, &column.name, env.binds, env.fcx)?;
             let elements = list_keys(table, m, key, column, env);
             if elements.is_empty() {
-                return Err(Error::invalid("Attempted to set an element on a list which is null"));
+                return Err(Error::invalid(
+                    "Attempted to set an element on a list which is null",
+                ));
             }
             let Value::Int(i) = i else {
                 return Err(Error::invalid("Invalid null value for list index"));
@@ -499,9 +622,16 @@ fn set_element(
             } else {
                 Cell::live(v, stamp.timestamp, stamp.expiry)
             };
-            ops.push(Op::Element { row, slot, key: k.clone(), cell });
+            ops.push(Op::Element {
+                row,
+                slot,
+                key: k.clone(),
+                cell,
+            });
         }
-        DataType::Map { key: kt, value: vt, .. } => {
+        DataType::Map {
+            key: kt, value: vt, ..
+        } => {
             let k = eval_term(index, kt, &column.name, env.binds, env.fcx)?;
             if k.is_null() {
                 return Err(Error::invalid("Invalid null map key"));
@@ -512,7 +642,12 @@ fn set_element(
             } else {
                 Cell::live(v, stamp.timestamp, stamp.expiry)
             };
-            ops.push(Op::Element { row, slot, key: k, cell });
+            ops.push(Op::Element {
+                row,
+                slot,
+                key: k,
+                cell,
+            });
         }
         _ => {
             return Err(Error::invalid(format!(
@@ -549,11 +684,22 @@ fn apply_operation(
     let v = eval_term(value, &ty, &column.name, env.binds, env.fcx)?;
     match (&column.data_type, op, v) {
         (DataType::Native(NativeType::Counter), _, Value::Null) => {
-            return Err(Error::invalid(format!("Invalid null value for counter increment")))
+            return Err(Error::invalid(format!(
+                "Invalid null value for counter increment"
+            )))
         }
         (DataType::Native(NativeType::Counter), sign, Value::Bigint(d)) => {
-            let delta = if sign == ArithmeticSign::Minus { d.wrapping_neg() } else { d };
-            ops.push(Op::CounterAdd { row, slot, delta, timestamp: stamp.timestamp });
+            let delta = if sign == ArithmeticSign::Minus {
+                d.wrapping_neg()
+            } else {
+                d
+            };
+            ops.push(Op::CounterAdd {
+                row,
+                slot,
+                delta,
+                timestamp: stamp.timestamp,
+            });
         }
         (_, _, Value::Null) => {}
         (DataType::List { .. }, ArithmeticSign::Plus, v) => {
@@ -562,7 +708,12 @@ fn apply_operation(
         (DataType::List { .. }, ArithmeticSign::Minus, Value::List(remove)) => {
             for (k, existing) in list_keys(table, m, key, column, env) {
                 if remove.contains(&existing) {
-                    ops.push(Op::Element { row: row.clone(), slot, key: k, cell: Cell::tombstone(stamp.timestamp) });
+                    ops.push(Op::Element {
+                        row: row.clone(),
+                        slot,
+                        key: k,
+                        cell: Cell::tombstone(stamp.timestamp),
+                    });
                 }
             }
         }
@@ -574,7 +725,12 @@ fn apply_operation(
         }
         (DataType::Set { .. } | DataType::Map { .. }, ArithmeticSign::Minus, Value::Set(keys)) => {
             for k in keys {
-                ops.push(Op::Element { row: row.clone(), slot, key: k, cell: Cell::tombstone(stamp.timestamp) });
+                ops.push(Op::Element {
+                    row: row.clone(),
+                    slot,
+                    key: k,
+                    cell: Cell::tombstone(stamp.timestamp),
+                });
             }
         }
         _ => {
@@ -589,7 +745,11 @@ fn apply_operation(
 }
 
 /// The mutations of a DELETE.
-pub(crate) fn delete(table: &Table, delete: &Delete, env: &mut WriteEnv<'_, '_>) -> Result<Vec<Mutation>, Error> {
+pub(crate) fn delete(
+    table: &Table,
+    delete: &Delete,
+    env: &mut WriteEnv<'_, '_>,
+) -> Result<Vec<Mutation>, Error> {
     let stamp = stamp(table, &delete.using, env)?;
     let timestamp = stamp.timestamp;
     let predicates = restrict::compile(table, &delete.where_clause, env.binds, env.fcx)?;
@@ -603,7 +763,10 @@ pub(crate) fn delete(table: &Table, delete: &Delete, env: &mut WriteEnv<'_, '_>)
             match &targets.rows {
                 Some(rows) if !ck.is_empty() => {
                     for r in rows {
-                        m.ops.push(Op::DeleteRow { key: ClusteringKey::exact(r.clone(), mask), timestamp });
+                        m.ops.push(Op::DeleteRow {
+                            key: ClusteringKey::exact(r.clone(), mask),
+                            timestamp,
+                        });
                     }
                 }
                 Some(_) => m.ops.push(Op::DeletePartition { timestamp }),
@@ -615,14 +778,21 @@ pub(crate) fn delete(table: &Table, delete: &Delete, env: &mut WriteEnv<'_, '_>)
                     }
                     for prefix in prefixes.into_iter().filter(|_| restricted) {
                         let (start, end) = restrict::slice_bounds(table, &predicates, &prefix);
-                        m.ops.push(Op::DeleteRange { start, end, timestamp });
+                        m.ops.push(Op::DeleteRange {
+                            start,
+                            end,
+                            timestamp,
+                        });
                     }
                 }
             }
         } else {
             let rows: Vec<Option<ClusteringKey>> = match &targets.rows {
-                Some(rows) if !ck.is_empty() => rows.iter().map(|r| Some(ClusteringKey::exact(r.clone(), mask))).collect(),
-                _ => vec![None],
+                Some(rows) => rows
+                    .iter()
+                    .map(|r| Some(ClusteringKey::exact(r.clone(), mask)))
+                    .collect(),
+                None => vec![None],
             };
             for row_key in &rows {
                 for target in &delete.targets {
@@ -662,26 +832,42 @@ fn delete_target(
     env: &mut WriteEnv<'_, '_>,
 ) -> Result<(), Error> {
     let name = target.column();
-    let column = table
-        .column(&name.name)
-        .ok_or_else(|| Error::invalid(format!("Undefined column name {}", name.name)).with_span(name.span))?;
+    let column = table.column(&name.name).ok_or_else(|| {
+        Error::invalid(format!("Undefined column name {}", name.name)).with_span(name.span)
+    })?;
     let slot = slot(env.store, table, column)?;
     let row = row_ref(column, key);
     let timestamp = stamp.timestamp;
     match target {
-        ColumnRef::Column(_) if column.data_type.is_multi_cell() => {
-            m.ops.push(Op::DeleteCollection { row, slot, timestamp })
+        ColumnRef::Column(_) if is_collection_cells(&column.data_type) => {
+            m.ops.push(Op::DeleteCollection {
+                row,
+                slot,
+                timestamp,
+            })
         }
-        ColumnRef::Column(_) => m.ops.push(Op::Cell { row, slot, cell: Cell::tombstone(timestamp) }),
+        ColumnRef::Column(_) => m.ops.push(Op::Cell {
+            row,
+            slot,
+            cell: Cell::tombstone(timestamp),
+        }),
         ColumnRef::Element(_, index) => match &column.data_type {
             DataType::List { .. } => {
-                let i = eval_term(index, &DataType::Native(NativeType::Int), &column.name, env.binds, env.fcx)?;
+                let i = eval_term(
+                    index,
+                    &DataType::Native(NativeType::Int),
+                    &column.name,
+                    env.binds,
+                    env.fcx,
+                )?;
                 let elements = list_keys(table, m, key, column, env);
                 let Value::Int(i) = i else {
                     return Err(Error::invalid("Invalid null value for list index"));
                 };
                 if elements.is_empty() {
-                    return Err(Error::invalid("Attempted to delete an element from a list which is null"));
+                    return Err(Error::invalid(
+                        "Attempted to delete an element from a list which is null",
+                    ));
                 }
                 let Some((k, _)) = usize::try_from(i).ok().and_then(|i| elements.get(i)) else {
                     return Err(Error::invalid(format!(
@@ -689,11 +875,21 @@ fn delete_target(
                         elements.len()
                     )));
                 };
-                m.ops.push(Op::Element { row, slot, key: k.clone(), cell: Cell::tombstone(timestamp) });
+                m.ops.push(Op::Element {
+                    row,
+                    slot,
+                    key: k.clone(),
+                    cell: Cell::tombstone(timestamp),
+                });
             }
             DataType::Map { key: kt, .. } | DataType::Set { element: kt, .. } => {
                 let k = eval_term(index, kt, &column.name, env.binds, env.fcx)?;
-                m.ops.push(Op::Element { row, slot, key: k, cell: Cell::tombstone(timestamp) });
+                m.ops.push(Op::Element {
+                    row,
+                    slot,
+                    key: k,
+                    cell: Cell::tombstone(timestamp),
+                });
             }
             _ => {
                 return Err(Error::invalid(format!(
@@ -704,14 +900,28 @@ fn delete_target(
         },
         ColumnRef::Field(_, field) => {
             let DataType::Udt { fields, .. } = &column.data_type else {
-                return Err(Error::invalid(format!("Invalid field {} for non-UDT column {}", field.name, column.name)));
+                return Err(Error::invalid(format!(
+                    "Invalid field {} for non-UDT column {}",
+                    field.name, column.name
+                )));
             };
             let Some(index) = fields.iter().position(|(f, _)| *f == field.name) else {
-                return Err(Error::invalid(format!("UDT column {} does not have a field named {}", column.name, field.name)));
+                return Err(Error::invalid(format!(
+                    "UDT column {} does not have a field named {}",
+                    column.name, field.name
+                )));
             };
             if let Value::Udt(mut parts) = current(table, m, key, column, env) {
                 parts[index] = None;
-                write_value(table, column, row, Value::Udt(parts), stamp, env, &mut m.ops)?;
+                write_value(
+                    table,
+                    column,
+                    row,
+                    Value::Udt(parts),
+                    stamp,
+                    env,
+                    &mut m.ops,
+                )?;
             }
         }
     }

@@ -7,6 +7,7 @@
 //! would raise. The linter and `EXPLAIN` use it with no executor and no
 //! rows.
 
+mod batch;
 mod clauses;
 mod modify;
 mod plan;
@@ -123,6 +124,7 @@ pub fn plan_statement(ctx: &PlanContext, statement: &Statement) -> Result<Plan, 
             let table = ctx
                 .catalog
                 .resolve_table(ctx.keyspace.as_deref(), &insert.table)?;
+            not_a_view(table)?;
             let mut synthetic = Vec::new();
             let target = modify::insert(table, insert, &mut synthetic)?;
             let class = QueryClass::PointLookup;
@@ -132,6 +134,7 @@ pub fn plan_statement(ctx: &PlanContext, statement: &Statement) -> Result<Plan, 
             let table = ctx
                 .catalog
                 .resolve_table(ctx.keyspace.as_deref(), &update.table)?;
+            not_a_view(table)?;
             let target = modify::update(table, update)?;
             let class = write_class(table, &target);
             routing::write_plan(ctx, table, StatementKind::Update, class, &target.pk)
@@ -140,6 +143,7 @@ pub fn plan_statement(ctx: &PlanContext, statement: &Statement) -> Result<Plan, 
             let table = ctx
                 .catalog
                 .resolve_table(ctx.keyspace.as_deref(), &delete.table)?;
+            not_a_view(table)?;
             let target = modify::delete(table, delete)?;
             let class = write_class(table, &target);
             routing::write_plan(ctx, table, StatementKind::Delete, class, &target.pk)
@@ -171,6 +175,14 @@ fn statement_word(statement: &Statement) -> &'static str {
     }
 }
 
+/// `ModificationStatement.validate`: a view is written only through its base.
+fn not_a_view(table: &Table) -> Result<(), Error> {
+    if table.is_view() {
+        return Err(Error::invalid("Cannot directly modify a materialized view"));
+    }
+    Ok(())
+}
+
 fn write_class(table: &Table, target: &modify::WriteTarget<'_>) -> QueryClass {
     if modify::several_partitions(target) {
         QueryClass::MultiPartition
@@ -183,6 +195,7 @@ fn write_class(table: &Table, target: &modify::WriteTarget<'_>) -> QueryClass {
 
 fn plan_batch(ctx: &PlanContext, batch: &Batch) -> Result<Plan, Error> {
     let mut plans = Vec::new();
+    batch::validate(ctx, batch)?;
     for statement in &batch.statements {
         let statement = match statement {
             BatchStatement::Insert(s) => Statement::Insert(s.clone()),

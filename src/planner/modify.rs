@@ -38,7 +38,8 @@ fn check_using(using: &[UsingItem], conditional: bool, counter: bool) -> Result<
             UsingItem::Ttl(term) => {
                 if counter {
                     return Err(
-                        Error::invalid("Cannot set a TTL on counter tables").with_span(term.span)
+                        Error::invalid("Cannot provide custom TTL for counter updates")
+                            .with_span(term.span),
                     );
                 }
                 if let TermKind::Literal(Literal::Integer(text)) = &term.kind {
@@ -56,6 +57,12 @@ fn check_using(using: &[UsingItem], conditional: bool, counter: bool) -> Result<
                         .with_span(term.span));
                     }
                 }
+            }
+            UsingItem::Timestamp(term) if counter => {
+                return Err(
+                    Error::invalid("Cannot provide custom timestamp for counter updates")
+                        .with_span(term.span),
+                );
             }
             UsingItem::Timestamp(_) => {}
         }
@@ -351,6 +358,27 @@ fn check_assignment(
             column.name
         ))
         .with_span(span)),
+        AssignmentKind::Apply { .. } | AssignmentKind::Prepend { .. }
+            if column.data_type.is_collection() && !column.data_type.is_multi_cell() =>
+        {
+            Err(Error::invalid(format!(
+                "Invalid operation ({}) for frozen collection column {}",
+                kind_text(kind),
+                column.name
+            ))
+            .with_span(span))
+        }
+        AssignmentKind::Set {
+            target: crate::syntax::ast::ColumnRef::Element(..),
+            ..
+        } if column.data_type.is_collection() && !column.data_type.is_multi_cell() => {
+            Err(Error::invalid(format!(
+                "Invalid operation ({}) for frozen collection column {}",
+                kind_text(kind),
+                column.name
+            ))
+            .with_span(span))
+        }
         AssignmentKind::Apply { .. } if !counter && !column.data_type.is_collection() => {
             Err(Error::invalid(format!(
                 "Invalid operation ({}) for non counter column {}",
@@ -380,10 +408,23 @@ pub(crate) fn delete<'a>(table: &'a Table, delete: &'a Delete) -> Result<WriteTa
             );
         }
     }
-    check_using(&delete.using, delete.if_clause.is_some(), false)?;
+    check_using(
+        &delete.using,
+        delete.if_clause.is_some(),
+        table.is_counter_table(),
+    )?;
     let mut all_static = !delete.targets.is_empty();
     for target in &delete.targets {
         let col = column(table, target.column())?;
+        if matches!(target, crate::syntax::ast::ColumnRef::Element(..))
+            && col.data_type.is_collection()
+            && !col.data_type.is_multi_cell()
+        {
+            return Err(Error::invalid(format!(
+                "Invalid deletion operation for frozen collection column {}",
+                col.name
+            )));
+        }
         if col.is_primary_key() {
             return Err(Error::invalid(format!(
                 "Invalid identifier {} for deletion (should not be a PRIMARY KEY part)",

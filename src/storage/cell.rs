@@ -79,7 +79,10 @@ impl Cell {
             (Some(_), None) => false,
             (None, None) => self.deletion_time() > existing.deletion_time(),
             (Some(a), Some(b)) => {
-                let (a, b) = (a.serialize().unwrap_or_default(), b.serialize().unwrap_or_default());
+                let (a, b) = (
+                    a.serialize().unwrap_or_default(),
+                    b.serialize().unwrap_or_default(),
+                );
                 match a.cmp(&b) {
                     std::cmp::Ordering::Equal => self.deletion_time() > existing.deletion_time(),
                     order => order.is_gt(),

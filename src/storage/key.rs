@@ -60,15 +60,6 @@ impl ClusteringKey {
     pub fn values(&self) -> &[Value] {
         &self.values
     }
-
-    fn tie_rank(&self, longer: bool) -> i8 {
-        match self.bound {
-            Bound::Before => -1,
-            Bound::After => 1,
-            Bound::Exact if longer => 0,
-            Bound::Exact => -1,
-        }
-    }
 }
 
 impl PartialEq for ClusteringKey {
@@ -94,11 +85,20 @@ impl Ord for ClusteringKey {
                 return if desc { order.reverse() } else { order };
             }
         }
-        let (mine, theirs) = (self.values.len(), other.values.len());
-        let rank = self
-            .tie_rank(mine >= theirs)
-            .cmp(&other.tie_rank(theirs >= mine));
-        rank.then(mine.cmp(&theirs))
+        // One is a prefix of the other (or they are equal): a shorter key
+        // sits below every key it prefixes unless it is an `After` bound.
+        let rank = |b: Bound| match b {
+            Bound::Before => 0,
+            Bound::Exact => 1,
+            Bound::After => 2,
+        };
+        match self.values.len().cmp(&other.values.len()) {
+            Ordering::Equal => rank(self.bound).cmp(&rank(other.bound)),
+            Ordering::Less if self.bound == Bound::After => Ordering::Greater,
+            Ordering::Less => Ordering::Less,
+            Ordering::Greater if other.bound == Bound::After => Ordering::Less,
+            Ordering::Greater => Ordering::Greater,
+        }
     }
 }
 
@@ -107,7 +107,10 @@ mod tests {
     use super::*;
 
     fn key(values: &[i32], desc: u32) -> ClusteringKey {
-        ClusteringKey::exact(values.iter().map(|v| Value::Int(*v)).collect::<Vec<_>>(), desc)
+        ClusteringKey::exact(
+            values.iter().map(|v| Value::Int(*v)).collect::<Vec<_>>(),
+            desc,
+        )
     }
 
     #[test]
@@ -121,10 +124,16 @@ mod tests {
     fn prefix_bounds_enclose_every_key_with_the_prefix() {
         let before = ClusteringKey::bound(vec![Value::Int(1)], 0, Bound::Before);
         let after = ClusteringKey::bound(vec![Value::Int(1)], 0, Bound::After);
-        for k in [key(&[1, i32::MIN], 0), key(&[1, 0], 0), key(&[1, i32::MAX], 0)] {
+        for k in [
+            key(&[1, i32::MIN], 0),
+            key(&[1, 0], 0),
+            key(&[1, i32::MAX], 0),
+        ] {
             assert!(before < k && k < after);
         }
         assert!(after < key(&[2, i32::MIN], 0));
         assert!(key(&[0, i32::MAX], 0) < before);
+        let inner = ClusteringKey::bound(vec![Value::Int(1), Value::Int(5)], 0, Bound::After);
+        assert!(inner < after && before < inner);
     }
 }

@@ -48,6 +48,11 @@ impl Store {
         Arc::make_mut(shared)
     }
 
+    /// The names of the tables holding data.
+    pub fn table_names(&self) -> impl Iterator<Item = &str> + '_ {
+        self.tables.keys().map(String::as_str)
+    }
+
     /// Forgets table `name` (DROP TABLE, DROP MATERIALIZED VIEW).
     pub fn drop_table(&mut self, name: &str) {
         self.tables.remove(name);

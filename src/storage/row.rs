@@ -37,9 +37,7 @@ impl Row {
         }
         let replace = match self.liveness {
             None => true,
-            Some(old) if old.timestamp != liveness.timestamp => {
-                liveness.timestamp > old.timestamp
-            }
+            Some(old) if old.timestamp != liveness.timestamp => liveness.timestamp > old.timestamp,
             Some(old) => {
                 let end = |l: Liveness| l.expiry.map_or(i64::MAX, |e| e.expires_at);
                 end(liveness) > end(old)

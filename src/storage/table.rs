@@ -37,6 +37,11 @@ impl TableData {
         slot
     }
 
+    /// The names of the columns that have slots.
+    pub fn slot_names(&self) -> impl Iterator<Item = &str> + '_ {
+        self.slots.keys().map(String::as_str)
+    }
+
     /// Forgets column `name` (ALTER TABLE … DROP).
     pub fn drop_column(&mut self, name: &str) {
         self.slots.remove(name);
