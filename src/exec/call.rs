@@ -115,5 +115,4 @@ fn assignable(from: &DataType, to: &DataType) -> bool {
                 )
                 | (DataType::Native(N::Text), DataType::Native(N::Varchar))
         )
-        || matches!(to, DataType::Native(N::Blob)) && false
 }

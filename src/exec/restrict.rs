@@ -407,7 +407,7 @@ pub(crate) fn token_admits(predicates: &[Predicate<'_>], token: i64) -> bool {
 }
 
 /// The values a predicate pins `column` to (`=` or `IN`), if it does.
-pub(crate) fn pinned<'p>(predicates: &'p [Predicate<'_>], column: &Column) -> Option<Vec<Value>> {
+pub(crate) fn pinned(predicates: &[Predicate<'_>], column: &Column) -> Option<Vec<Value>> {
     for p in predicates {
         match p {
             Predicate::Compare {

@@ -97,7 +97,7 @@ pub(crate) fn compile<'t>(
         }
         SelectClause::Items(list) => {
             for item in list {
-                let (sel, ty) = compiler.selector(&item.selector, true).map_err(|e| {
+                let (sel, ty) = compiler.selector(&item.selector).map_err(|e| {
                     if e.span().is_some() {
                         e
                     } else {
@@ -137,7 +137,7 @@ pub(crate) fn compile_one<'t>(
         aggregates: Vec::new(),
         _marker: std::marker::PhantomData,
     };
-    Ok(compiler.selector(selector, false)?.0)
+    Ok(compiler.selector(selector)?.0)
 }
 
 fn native(n: NativeType) -> DataType {
@@ -151,7 +151,7 @@ impl<'t> Compiler<'t, '_, '_, '_> {
         })
     }
 
-    fn selector(&mut self, selector: &Selector, top: bool) -> Result<(Sel<'t>, DataType), Error> {
+    fn selector(&mut self, selector: &Selector) -> Result<(Sel<'t>, DataType), Error> {
         Ok(match &selector.kind {
             SelectorKind::Column(name) => {
                 let c = self.column(name)?;
@@ -163,7 +163,7 @@ impl<'t> Compiler<'t, '_, '_, '_> {
                 selector: inner,
             } => match &inner.kind {
                 SelectorKind::Term(term) => self.constant(term, Some(ty))?,
-                _ => self.selector(inner, top)?,
+                _ => self.selector(inner)?,
             },
             SelectorKind::CountStar => {
                 let agg = Aggregate::count_rows();
@@ -197,7 +197,7 @@ impl<'t> Compiler<'t, '_, '_, '_> {
                 selector: inner,
                 ty,
             } => {
-                let (sel, from) = self.selector(inner, false)?;
+                let (sel, from) = self.selector(inner)?;
                 let text = first_column(inner).unwrap_or_else(|| header(inner));
                 let CqlType::Native(to) = ty else {
                     return Err(Error::invalid(format!("{text} cannot be cast to {ty}")));
@@ -208,8 +208,8 @@ impl<'t> Compiler<'t, '_, '_, '_> {
             }
             SelectorKind::Function { name, args } => self.function(name, args)?,
             SelectorKind::Binary { op, left, right } => {
-                let (l, lt) = self.selector(left, false)?;
-                let (r, rt) = self.selector(right, false)?;
+                let (l, lt) = self.selector(left)?;
+                let (r, rt) = self.selector(right)?;
                 let (ltext, rtext) = (header(left), header(right));
                 let call = functions::resolve_operation(
                     *op,
@@ -221,7 +221,7 @@ impl<'t> Compiler<'t, '_, '_, '_> {
                 (Sel::Scalar(call, vec![l, r]), ty)
             }
             SelectorKind::Negate(inner) => {
-                let (s, ty) = self.selector(inner, false)?;
+                let (s, ty) = self.selector(inner)?;
                 let text = header(inner);
                 let call = functions::resolve_negation(CallArg::typed(&ty, &text), None)?;
                 let ty = call.return_type().clone();
@@ -262,8 +262,8 @@ impl<'t> Compiler<'t, '_, '_, '_> {
                 let mut kt = native(NativeType::Text);
                 let mut vt = native(NativeType::Text);
                 for (i, (k, v)) in entries.iter().enumerate() {
-                    let (ks, kty) = self.selector(k, false)?;
-                    let (vs, vty) = self.selector(v, false)?;
+                    let (ks, kty) = self.selector(k)?;
+                    let (vs, vty) = self.selector(v)?;
                     if i == 0 {
                         kt = kty;
                         vt = vty;
@@ -286,7 +286,7 @@ impl<'t> Compiler<'t, '_, '_, '_> {
         let mut sels = Vec::new();
         let mut types = Vec::new();
         for item in items {
-            let (s, t) = self.selector(item, false)?;
+            let (s, t) = self.selector(item)?;
             sels.push(s);
             types.push(t);
         }
@@ -364,7 +364,7 @@ impl<'t> Compiler<'t, '_, '_, '_> {
                 {
                     None
                 }
-                _ => Some(self.selector(arg, false)?),
+                _ => Some(self.selector(arg)?),
             });
         }
         let texts: Vec<String> = args.iter().map(header).collect();
@@ -424,7 +424,7 @@ impl<'t> Compiler<'t, '_, '_, '_> {
             let ty = agg.return_type().clone();
             return Ok(Some((self.aggregate(agg, None), ty)));
         }
-        let (sel, ty) = self.selector(arg, false)?;
+        let (sel, ty) = self.selector(arg)?;
         let text = header(arg);
         let agg = function.resolve(&written, &[CallArg::typed(&ty, &text)])?;
         let ty = agg.return_type().clone();
@@ -432,7 +432,7 @@ impl<'t> Compiler<'t, '_, '_, '_> {
     }
 
     fn sub(&mut self, inner: &Selector, sub: &SubSelection) -> Result<(Sel<'t>, DataType), Error> {
-        let (s, ty) = self.selector(inner, false)?;
+        let (s, ty) = self.selector(inner)?;
         match (sub, &ty) {
             (SubSelection::Field(field), DataType::Udt { fields, .. }) => {
                 let i = fields

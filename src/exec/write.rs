@@ -684,9 +684,7 @@ fn apply_operation(
     let v = eval_term(value, &ty, &column.name, env.binds, env.fcx)?;
     match (&column.data_type, op, v) {
         (DataType::Native(NativeType::Counter), _, Value::Null) => {
-            return Err(Error::invalid(format!(
-                "Invalid null value for counter increment"
-            )))
+            return Err(Error::invalid("Invalid null value for counter increment"))
         }
         (DataType::Native(NativeType::Counter), sign, Value::Bigint(d)) => {
             let delta = if sign == ArithmeticSign::Minus {

@@ -1,0 +1,220 @@
+//! The embedding API: what a test suite that embeds widerow relies on —
+//! cheap independent clones, `Send`, injectable time and ids, prepared
+//! statements with positional and named markers, metrics and warnings.
+
+use std::sync::Arc;
+
+use widerow::session::{ManualClock, SeededIds, Session};
+use widerow::types::Value;
+use widerow::{ErrorKind, QueryClass};
+
+const START: i64 = 1_748_736_000_000_000;
+
+fn session() -> (Session, ManualClock) {
+    let clock = ManualClock::at_micros(START);
+    let mut s = Session::with_sources(Arc::new(clock.clone()), Box::new(SeededIds::new(7)));
+    s.execute_script(
+        "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};
+         USE ks;
+         CREATE TABLE readings (sensor text, day date, ts timestamp, temp double, PRIMARY KEY ((sensor, day), ts)) WITH CLUSTERING ORDER BY (ts DESC);
+         CREATE TABLE kv (k int PRIMARY KEY, v text, id timeuuid, u uuid);",
+    )
+    .expect("schema");
+    (s, clock)
+}
+
+#[test]
+fn a_session_is_send_and_clones_into_an_independent_copy() {
+    fn assert_send<T: Send>(_: &T) {}
+    let (mut original, _) = session();
+    assert_send(&original);
+    original
+        .execute("INSERT INTO kv (k, v) VALUES (1, 'shared')")
+        .unwrap();
+    let mut copy = original.clone();
+    copy.execute("INSERT INTO kv (k, v) VALUES (2, 'only in the copy')")
+        .unwrap();
+    copy.execute("DELETE FROM kv WHERE k = 1").unwrap();
+    let count = |s: &mut Session| s.execute("SELECT count(*) FROM kv").unwrap().rows[0][0].clone();
+    assert_eq!(count(&mut original), Value::Bigint(1));
+    assert_eq!(count(&mut copy), Value::Bigint(1));
+    let v = original.execute("SELECT v FROM kv WHERE k = 1").unwrap();
+    assert_eq!(v.rows, vec![vec![Value::Text("shared".into())]]);
+    // The copy sends to another thread and works there.
+    let handle =
+        std::thread::spawn(move || copy.execute("SELECT v FROM kv WHERE k = 2").unwrap().rows);
+    assert_eq!(
+        handle.join().unwrap(),
+        vec![vec![Value::Text("only in the copy".into())]]
+    );
+}
+
+#[test]
+fn prepared_statements_bind_positional_named_and_in_markers() {
+    let (mut s, _) = session();
+    let insert = s
+        .prepare("INSERT INTO kv (k, v) VALUES (?, :v) USING TTL ?")
+        .unwrap();
+    assert_eq!(insert.marker_count(), 3);
+    for k in 0..5 {
+        s.execute_prepared(
+            &insert,
+            &[Value::Int(k), Value::Text(format!("v{k}")), Value::Int(60)],
+        )
+        .unwrap();
+    }
+    let select = s.prepare("SELECT k, v FROM kv WHERE k IN ?").unwrap();
+    let r = s
+        .execute_prepared(
+            &select,
+            &[Value::List(vec![
+                Value::Int(3),
+                Value::Int(1),
+                Value::Int(3),
+            ])],
+        )
+        .unwrap();
+    assert_eq!(r.class, Some(QueryClass::MultiPartition));
+    assert_eq!(
+        r.rows,
+        vec![
+            vec![Value::Int(1), Value::Text("v1".into())],
+            vec![Value::Int(3), Value::Text("v3".into())]
+        ]
+    );
+    let wrong = s.execute_prepared(&select, &[]).unwrap_err();
+    assert_eq!(wrong.kind(), ErrorKind::InvalidRequest);
+    let bad_type = s.execute_prepared(
+        &insert,
+        &[Value::Text("x".into()), Value::Null, Value::Int(1)],
+    );
+    assert!(
+        bad_type.is_err(),
+        "a text bound to an int column is refused"
+    );
+}
+
+#[test]
+fn the_injected_clock_drives_timestamps_and_expiry() {
+    let (mut s, clock) = session();
+    s.execute("INSERT INTO kv (k, v) VALUES (1, 'a') USING TTL 10")
+        .unwrap();
+    let r = s
+        .execute("SELECT writetime(v), ttl(v) FROM kv WHERE k = 1")
+        .unwrap();
+    assert_eq!(r.rows, vec![vec![Value::Bigint(START), Value::Int(10)]]);
+    clock.advance_secs(4);
+    let r = s.execute("SELECT ttl(v) FROM kv WHERE k = 1").unwrap();
+    assert_eq!(r.rows, vec![vec![Value::Int(6)]]);
+    clock.advance_secs(6);
+    assert!(s
+        .execute("SELECT * FROM kv WHERE k = 1")
+        .unwrap()
+        .rows
+        .is_empty());
+}
+
+#[test]
+fn seeded_ids_make_uuid_and_now_reproducible() {
+    let run = || {
+        let (mut s, _) = session();
+        s.execute("INSERT INTO kv (k, id, u) VALUES (1, now(), uuid())")
+            .unwrap();
+        s.execute("INSERT INTO kv (k, id, u) VALUES (2, now(), uuid())")
+            .unwrap();
+        s.execute("SELECT id, u FROM kv WHERE k IN (1, 2)")
+            .unwrap()
+            .rows
+    };
+    let (first, second) = (run(), run());
+    assert_eq!(first, second);
+    assert_ne!(first[0], first[1], "every call gives a new value");
+}
+
+#[test]
+fn metrics_count_partitions_rows_and_nodes() {
+    let (mut s, _) = session();
+    let insert = s
+        .prepare("INSERT INTO readings (sensor, day, ts, temp) VALUES (?, '2025-06-01', ?, 20.5)")
+        .unwrap();
+    for sensor in ["a", "b", "c"] {
+        for minute in 0..10 {
+            s.execute_prepared(
+                &insert,
+                &[
+                    Value::Text(sensor.into()),
+                    Value::Timestamp(minute * 60_000),
+                ],
+            )
+            .unwrap();
+        }
+    }
+    let slice = s
+        .execute("SELECT ts FROM readings WHERE sensor = 'a' AND day = '2025-06-01' AND ts >= '1970-01-01 00:05:00+0000'")
+        .unwrap();
+    assert_eq!(slice.class, Some(QueryClass::PartitionScan));
+    assert_eq!(slice.metrics.partitions_touched, 1);
+    assert_eq!(
+        slice.metrics.rows_scanned, 5,
+        "a slice seeks instead of scanning the partition"
+    );
+    assert_eq!(slice.metrics.rows_returned, 5);
+    assert_eq!(slice.metrics.nodes_contacted.len(), 1);
+    let scan = s
+        .execute("SELECT * FROM readings WHERE temp > 20 ALLOW FILTERING")
+        .unwrap();
+    assert_eq!(scan.class, Some(QueryClass::ScatterGather));
+    assert_eq!(scan.metrics.partitions_touched, 3);
+    assert_eq!(scan.metrics.rows_scanned, 30);
+    assert_eq!(scan.metrics.nodes_contacted.len(), 4);
+}
+
+#[test]
+fn a_partition_holding_most_of_a_large_table_is_reported_hot() {
+    let (mut s, _) = session();
+    let insert = s
+        .prepare("INSERT INTO readings (sensor, day, ts, temp) VALUES (?, '2025-06-01', ?, 1.0)")
+        .unwrap();
+    for i in 0..6_000 {
+        s.execute_prepared(&insert, &[Value::Text("hot".into()), Value::Timestamp(i)])
+            .unwrap();
+    }
+    for i in 0..4_000 {
+        s.execute_prepared(
+            &insert,
+            &[Value::Text(format!("s{i}")), Value::Timestamp(0)],
+        )
+        .unwrap();
+    }
+    let r = s
+        .execute("SELECT count(*) FROM readings WHERE sensor = 'hot' AND day = '2025-06-01'")
+        .unwrap();
+    assert_eq!(r.rows, vec![vec![Value::Bigint(6_000)]]);
+    assert!(
+        r.warnings
+            .iter()
+            .any(|w| w.starts_with("Hot partition (hot, 2025-06-01)")),
+        "{:?}",
+        r.warnings
+    );
+    let cold = s
+        .execute("SELECT * FROM readings WHERE sensor = 's1' AND day = '2025-06-01'")
+        .unwrap();
+    assert!(cold.warnings.is_empty());
+}
+
+#[test]
+fn a_failed_statement_changes_nothing() {
+    let (mut s, _) = session();
+    s.execute("INSERT INTO kv (k, v) VALUES (1, 'before')")
+        .unwrap();
+    let error = s
+        .execute("BEGIN BATCH INSERT INTO kv (k, v) VALUES (2, 'x'); UPDATE kv SET v = 'after' WHERE k = 1; INSERT INTO kv (k, v) VALUES (3, 42); APPLY BATCH")
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::InvalidRequest);
+    let rows = s.execute("SELECT k, v FROM kv").unwrap().rows;
+    assert_eq!(
+        rows,
+        vec![vec![Value::Int(1), Value::Text("before".into())]]
+    );
+}
