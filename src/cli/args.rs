@@ -53,21 +53,24 @@ pub struct Cli {
 /// Flags that shape output, accepted by every mode.
 #[derive(Debug, Args)]
 pub struct OutputArgs {
-    /// Output format: `text` for people, `json` for JSON Lines; `widerow
-    /// lint` also takes `human` (= `text`), `concise`, `sarif` and `github`.
-    #[arg(
-        id = "format",
-        long = "format",
-        value_enum,
-        default_value_t = FormatArg::Text,
-        global = true
-    )]
-    pub format_arg: FormatArg,
+    /// Output format. Running statements: `table` (cqlsh's layout, the
+    /// default; `text` is the same), `expanded`, `json` (JSON Lines) or
+    /// `csv`. `parse`, `explain` and `rules`: `text` or `json`. `lint`:
+    /// `human` (= `text`, the default), `concise`, `json`, `sarif` or
+    /// `github`.
+    #[arg(id = "format", long = "format", value_enum, global = true)]
+    pub format_arg: Option<FormatArg>,
 
-    /// The format of the modes that know only `text` and `json`: set from
+    /// The format of the modes that know only `text` and `json`, and whether
+    /// a run's output is for people (`Text`) or tools (`Json`): set from
     /// `--format` once the mode is known (see `cli::resolve_format`).
     #[arg(skip = Format::Text)]
     pub format: Format,
+
+    /// The format results are printed in when statements run (`-f`, `-e`,
+    /// standard input, the interactive session): set with `format`.
+    #[arg(skip = RunFormat::Table)]
+    pub run_format: RunFormat,
 
     /// Always colour the output.
     #[arg(
@@ -188,10 +191,16 @@ pub enum FailOn {
 /// ones it knows (see `cli::resolve_format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FormatArg {
-    /// Text for people.
+    /// Text for people (running statements: `table`).
     Text,
+    /// Running statements: results as cqlsh's table layout.
+    Table,
+    /// Running statements: results as cqlsh's expanded layout (EXPAND ON).
+    Expanded,
     /// JSON Lines.
     Json,
+    /// Running statements: results as CSV, one block per statement.
+    Csv,
     /// `lint`: findings drawn with their statements (same as `text`).
     Human,
     /// `lint`: one line per finding.
@@ -207,7 +216,10 @@ impl FormatArg {
     pub fn name(self) -> &'static str {
         match self {
             FormatArg::Text => "text",
+            FormatArg::Table => "table",
+            FormatArg::Expanded => "expanded",
             FormatArg::Json => "json",
+            FormatArg::Csv => "csv",
             FormatArg::Human => "human",
             FormatArg::Concise => "concise",
             FormatArg::Sarif => "sarif",
@@ -255,6 +267,19 @@ pub enum Format {
     Text,
     /// JSON Lines, one object per statement.
     Json,
+}
+
+/// How results are printed when statements run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunFormat {
+    /// cqlsh's table layout (EXPAND OFF).
+    Table,
+    /// cqlsh's expanded layout (EXPAND ON).
+    Expanded,
+    /// JSON Lines, one object per statement, errors included.
+    Json,
+    /// CSV, one block per statement that returns rows.
+    Csv,
 }
 
 /// `--on-error`

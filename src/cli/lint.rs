@@ -58,10 +58,19 @@ fn flag_list(list: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// The lint format `--format` names; `text` is `human`.
-fn lint_format(format: FormatArg) -> OutputFormat {
+/// The lint format `--format` names; `text` (and no `--format`) is `human`.
+/// The formats for running statements are refused before linting starts
+/// (`cli::resolve_format`); were one to get here, it would read as `human`.
+fn lint_format(format: Option<FormatArg>) -> OutputFormat {
+    let Some(format) = format else {
+        return OutputFormat::Human;
+    };
     match format {
-        FormatArg::Text | FormatArg::Human => OutputFormat::Human,
+        FormatArg::Text
+        | FormatArg::Human
+        | FormatArg::Table
+        | FormatArg::Expanded
+        | FormatArg::Csv => OutputFormat::Human,
         FormatArg::Json => OutputFormat::Json,
         FormatArg::Concise => OutputFormat::Concise,
         FormatArg::Sarif => OutputFormat::Sarif,

@@ -15,7 +15,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use args::{Cli, Command, Format, FormatArg};
+use args::{Cli, Command, Format, FormatArg, RunFormat};
 use inputs::Input;
 
 /// Parses the command line and runs the chosen mode.
@@ -35,44 +35,80 @@ pub fn main() -> ExitCode {
         Some(Command::Rule(args)) => lint::show_rule(args),
         None => {
             if let Some(text) = &cli.execute {
-                run::run(Ok(Input::text(text)), &cli.output, cli.on_error)
+                run::run(Ok(Input::text(text)), true, &cli)
             } else if let Some(path) = &cli.file {
-                run::run(Input::open(path), &cli.output, cli.on_error)
+                run::run(Input::open(path), false, &cli)
             } else if !io::stdin().is_terminal() {
-                run::run(Ok(Input::stdin()), &cli.output, cli.on_error)
+                run::run(Ok(Input::stdin()), false, &cli)
             } else {
-                repl::run(&cli.output)
+                repl::run(&cli)
             }
         }
     }
 }
 
 /// `--format` takes every mode's formats (one global flag, as the contract
-/// has it); the modes other than `lint` know only `text` and `json`, and
-/// refuse the others here as a bad flag.
+/// has it); each mode accepts only its own, and refuses the others here as
+/// a bad flag (exit 1 when running statements, 2 for the subcommands).
 fn resolve_format(cli: &mut Cli) -> Result<(), ExitCode> {
-    if matches!(cli.command, Some(Command::Lint(_))) {
-        return Ok(());
-    }
-    cli.output.format = match cli.output.format_arg {
-        FormatArg::Text => Format::Text,
-        FormatArg::Json => Format::Json,
-        other => {
-            let (mode, code) = match &cli.command {
-                Some(Command::Parse(_)) => ("widerow parse", 2),
-                Some(Command::Explain(_)) => ("widerow explain", 2),
-                Some(Command::Rules) => ("widerow rules", 2),
-                Some(Command::Rule(_)) => ("widerow rule", 2),
-                _ => ("this mode", 1),
+    let arg = cli.output.format_arg;
+    let mode = match &cli.command {
+        Some(Command::Lint(_)) => {
+            return match arg {
+                Some(other @ (FormatArg::Table | FormatArg::Expanded | FormatArg::Csv)) => {
+                    Err(refuse_format(
+                        other,
+                        "widerow lint",
+                        "human (text), concise, json, sarif or github",
+                        2,
+                    ))
+                }
+                _ => Ok(()),
             };
-            eprintln!(
-                "widerow: --format {} is for `widerow lint`; {mode} takes text or json",
-                other.name()
-            );
-            return Err(ExitCode::from(code));
+        }
+        Some(Command::Parse(_)) => "widerow parse",
+        Some(Command::Explain(_)) => "widerow explain",
+        Some(Command::Rules) => "widerow rules",
+        Some(Command::Rule(_)) => "widerow rule",
+        None => {
+            let (run_format, format) = match arg.unwrap_or(FormatArg::Table) {
+                FormatArg::Table | FormatArg::Text => (RunFormat::Table, Format::Text),
+                FormatArg::Expanded => (RunFormat::Expanded, Format::Text),
+                FormatArg::Csv => (RunFormat::Csv, Format::Text),
+                FormatArg::Json => (RunFormat::Json, Format::Json),
+                other => {
+                    return Err(refuse_format(
+                        other,
+                        "running statements",
+                        "table (text), expanded, json or csv",
+                        1,
+                    ))
+                }
+            };
+            cli.output.run_format = run_format;
+            cli.output.format = format;
+            return Ok(());
         }
     };
+    cli.output.format = match arg.unwrap_or(FormatArg::Text) {
+        FormatArg::Text => Format::Text,
+        FormatArg::Json => Format::Json,
+        other => return Err(refuse_format(other, mode, "text or json", 2)),
+    };
     Ok(())
+}
+
+/// Reports a `--format` the mode does not know, naming the mode it is for.
+fn refuse_format(format: FormatArg, mode: &str, accepted: &str, code: u8) -> ExitCode {
+    let owner = match format {
+        FormatArg::Table | FormatArg::Expanded | FormatArg::Csv => "for running statements",
+        _ => "for `widerow lint`",
+    };
+    eprintln!(
+        "widerow: --format {} is {owner}; {mode} takes {accepted}",
+        format.name()
+    );
+    ExitCode::from(code)
 }
 
 /// Help and version go to standard output with exit 0. A bad flag is

@@ -1,8 +1,10 @@
-//! The interactive session. For now it reads statements (several lines
-//! until the closing `;`, as cqlsh collects them), parses each and prints
-//! it back in canonical form or shows its syntax error.
+//! The interactive session, kept minimal until the full shell: reads
+//! statements (several lines until the closing `;`, as cqlsh collects
+//! them), runs each in one [`Session`] and prints its result in cqlsh's
+//! interactive layout, or its error as cqlsh prints it (no `FILE:LINE:`
+//! prefix; with colour, the statement with the error underlined).
 
-use std::io::{self, IsTerminal};
+use std::io;
 use std::process::ExitCode;
 
 use rustyline::completion::Completer;
@@ -11,11 +13,12 @@ use rustyline::highlight::Highlighter;
 use rustyline::hint::Hinter;
 use rustyline::validate::{ValidationContext, ValidationResult, Validator};
 use rustyline::{Editor, Helper};
-use widerow::diagnostic::{render, RenderOptions};
 use widerow::syntax::lexer::Lexer;
-use widerow::{parse_statement, StatementSplitter};
+use widerow::{Session, StatementSplitter};
 
-use super::args::OutputArgs;
+use super::args::{Cli, OutputArgs};
+use super::run::Printer;
+use super::session;
 
 /// Words that end the session.
 const EXIT_COMMANDS: [&str; 2] = ["exit", "quit"];
@@ -61,7 +64,14 @@ impl Highlighter for StatementValidator {}
 impl Helper for StatementValidator {}
 
 /// Runs the interactive session until EXIT, QUIT or Ctrl-D.
-pub fn run(output: &OutputArgs) -> ExitCode {
+pub fn run(cli: &Cli) -> ExitCode {
+    let mut session = match session::start_session(&cli.cluster, false) {
+        Ok((session, _)) => session,
+        Err(message) => {
+            eprintln!("widerow: {message}");
+            return ExitCode::from(1);
+        }
+    };
     let mut editor: Editor<StatementValidator, _> = match Editor::new() {
         Ok(editor) => editor,
         Err(e) => {
@@ -70,16 +80,15 @@ pub fn run(output: &OutputArgs) -> ExitCode {
         }
     };
     editor.set_helper(Some(StatementValidator));
-    let color = output.use_color(io::stdout().is_terminal());
     println!(
-        "widerow {} — statements are parsed and echoed in canonical form. EXIT or Ctrl-D to leave.",
+        "widerow {} — an in-memory Cassandra. EXIT or Ctrl-D to leave.",
         env!("CARGO_PKG_VERSION")
     );
     loop {
-        match editor.readline("widerow> ") {
+        match editor.readline(&prompt(&session)) {
             Ok(input) => {
                 let _ = editor.add_history_entry(input.replace('\n', " "));
-                if !run_input(&input, color) {
+                if !run_input(&mut session, &input, &cli.output) {
                     return ExitCode::SUCCESS;
                 }
             }
@@ -93,9 +102,20 @@ pub fn run(output: &OutputArgs) -> ExitCode {
     }
 }
 
-/// Handles one entry; returns false when the session should end.
-fn run_input(input: &str, color: bool) -> bool {
+/// cqlsh's prompt with widerow's name: `widerow> `, or `widerow:ks> ` once
+/// a keyspace is in use (cqlsh.md §1.5).
+fn prompt(session: &Session) -> String {
+    match session.keyspace() {
+        Some(keyspace) => format!("widerow:{keyspace}> "),
+        None => "widerow> ".to_string(),
+    }
+}
+
+/// Runs one entry's statements; returns false when the session should end.
+fn run_input(session: &mut Session, input: &str, output: &OutputArgs) -> bool {
     let statements = StatementSplitter::new(input.as_bytes()).with_line_commands(&EXIT_COMMANDS);
+    let stdout = io::stdout();
+    let mut printer = Printer::interactive(output, stdout.lock());
     for statement in statements.filter_map(Result::ok) {
         let word = statement
             .text
@@ -103,25 +123,14 @@ fn run_input(input: &str, color: bool) -> bool {
             .trim()
             .to_ascii_lowercase();
         if EXIT_COMMANDS.contains(&word.as_str()) {
+            printer.flush();
             return false;
         }
-        match parse_statement(&statement.text) {
-            Ok(parsed) => println!("{parsed};"),
-            Err(error) => {
-                let located = error.with_source("<stdin>", statement.text.clone());
-                eprintln!("{}", located.cqlsh_text());
-                eprint!(
-                    "{}",
-                    render(
-                        &located,
-                        RenderOptions {
-                            color,
-                            ..RenderOptions::default()
-                        }
-                    )
-                );
-            }
-        }
+        let _ = match session.execute(&statement.text) {
+            Ok(result) => printer.result(&statement, &result),
+            Err(error) => printer.error(&statement, &error),
+        };
     }
+    printer.flush();
     true
 }

@@ -1,8 +1,9 @@
-//! Building the planning context from the cluster flags.
+//! Building the planning context from the cluster flags, and the session
+//! statements run in: `--schema` run first, `-k` as a `USE`.
 
 use widerow::cluster::{ConsistencyLevel, Coordinator, Ring};
 use widerow::planner::PlanContext;
-use widerow::Error;
+use widerow::{Error, Session};
 
 use super::args::ClusterArgs;
 use super::inputs::Input;
@@ -72,4 +73,53 @@ pub fn load_schema(ctx: &mut PlanContext, args: &ClusterArgs) -> Result<usize, S
             .map_err(|e| format!("-k {keyspace}: {}", e.message()))?;
     }
     Ok(failures)
+}
+
+/// The session the flags describe, for running statements: the cluster
+/// flags' context, then the `--schema` file's statements run in it (output
+/// suppressed, failures reported on standard error as `FILE:LINE:` and
+/// cqlsh's text, and counted), then `-k KEYSPACE` as `USE KEYSPACE`.
+/// With `stop_on_error` the schema file stops at its first failure (and
+/// `-k` is not tried: nothing more runs).
+///
+/// An `Err` is "could not start": a bad flag, an unreadable schema file, a
+/// keyspace that does not exist.
+pub fn start_session(args: &ClusterArgs, stop_on_error: bool) -> Result<(Session, usize), String> {
+    let mut session = Session::new().with_context(context(args)?);
+    let mut failures = 0;
+    if let Some(path) = &args.schema {
+        let input = Input::open(path)?;
+        let name = input.name.clone();
+        for statement in input.statements() {
+            let statement = statement.map_err(|e| format!("{name}: {e}"))?;
+            let failed = if !statement.terminated {
+                // Cut off by the end of the file: not run, as in a script.
+                eprintln!(
+                    "{name}:{}:Incomplete statement at end of file",
+                    statement.line
+                );
+                true
+            } else if let Err(error) = session.execute(&statement.text) {
+                eprint!(
+                    "{}",
+                    super::report::human_error(&name, &statement, &error, false, false)
+                );
+                true
+            } else {
+                false
+            };
+            if failed {
+                failures += 1;
+                if stop_on_error {
+                    return Ok((session, failures));
+                }
+            }
+        }
+    }
+    if let Some(keyspace) = &args.keyspace {
+        session
+            .execute(&format!("USE {keyspace}"))
+            .map_err(|e| format!("-k {keyspace}: {}", e.message()))?;
+    }
+    Ok((session, failures))
 }

@@ -1,0 +1,532 @@
+//! Running statements from the command line: `-f FILE`, `-e STATEMENTS`
+//! and standard input through one session, in each output format, with the
+//! run-mode exit codes (DESIGN.md, "Contracts other tools rely on").
+//!
+//! Expected outputs come from the references, not from the code: the table
+//! layout from cqlsh.md §3.1 (its first real sample, rows in clustering
+//! order), statements without rows from §3.3, batch-mode error lines and
+//! exit codes from §1.3–1.4, JSON Lines and CSV from the contract.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value as Json;
+
+/// The keyspace and table the scripts use: one partition (`g = 0`), rows in
+/// clustering order of `id`.
+const SCHEMA: &str = "\
+CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};
+CREATE TABLE ks.users (g int, id int, name text, score double, PRIMARY KEY (g, id));
+INSERT INTO ks.users (g, id, name, score) VALUES (0, 1, 'Alice', 3.5);
+INSERT INTO ks.users (g, id, name) VALUES (0, 42, 'Bob');
+INSERT INTO ks.users (g, id, name, score) VALUES (0, -7, 'O''Hara ünï', 1234567.0);
+";
+
+/// cqlsh.md §3.1's first sample (`id | name | score`), with its rows in the
+/// clustering order of `id`: leading blank line, header right-stripped,
+/// `-+-` rule, every value right-aligned, blank line, `(3 rows)`.
+const USERS_TABLE: &str = "
+ id | name       | score
+----+------------+------------
+ -7 | O'Hara ünï | 1.2346e+06
+  1 |      Alice |        3.5
+ 42 |        Bob |       null
+
+(3 rows)
+";
+
+/// A fresh directory under the target directory.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli_run_{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+fn write(dir: &Path, file: &str, text: &str) {
+    std::fs::write(dir.join(file), text).expect("write script");
+}
+
+fn command(dir: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_widerow"));
+    command
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null());
+    command
+}
+
+fn widerow(dir: &Path, args: &[&str]) -> Output {
+    command(dir, args).output().expect("run widerow")
+}
+
+/// Runs widerow with `input` piped on standard input.
+fn widerow_stdin(dir: &Path, args: &[&str], input: &str) -> Output {
+    let mut child = command(dir, args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn widerow");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write stdin");
+    child.wait_with_output().expect("wait for widerow")
+}
+
+fn code(output: &Output) -> i32 {
+    output.status.code().expect("exit code")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("UTF-8 stdout")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("UTF-8 stderr")
+}
+
+/// The JSON Lines of standard output.
+fn records(output: &Output) -> Vec<Json> {
+    stdout(output)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
+        .collect()
+}
+
+#[test]
+fn table_output_is_cqlsh_batch_layout() {
+    let dir = scratch("table");
+    write(
+        &dir,
+        "script.cql",
+        &format!("{SCHEMA}SELECT id, name, score FROM ks.users WHERE g = 0;\n"),
+    );
+    let run = widerow(&dir, &["-f", "script.cql"]);
+    assert_eq!(stderr(&run), "");
+    assert_eq!(code(&run), 0);
+    // DDL and writes print nothing (cqlsh.md §3.3); the SELECT its table.
+    assert_eq!(stdout(&run), USERS_TABLE);
+    // `text` is the same as `table`, the default.
+    let text = widerow(&dir, &["--format", "text", "-f", "script.cql"]);
+    assert_eq!(stdout(&text), USERS_TABLE);
+    let table = widerow(&dir, &["--format", "table", "-f", "script.cql"]);
+    assert_eq!(stdout(&table), USERS_TABLE);
+}
+
+#[test]
+fn empty_result_and_use() {
+    let dir = scratch("use");
+    write(
+        &dir,
+        "script.cql",
+        &format!("{SCHEMA}USE ks;\nSELECT id, name FROM users WHERE g = 1;\n"),
+    );
+    let run = widerow(&dir, &["-f", "script.cql"]);
+    assert_eq!(stderr(&run), "");
+    assert_eq!(code(&run), 0);
+    // Batch mode: header, rule, two blank lines, `(0 rows)` (cqlsh.md §3.1).
+    assert_eq!(stdout(&run), "\n id | name\n----+------\n\n\n(0 rows)\n");
+}
+
+#[test]
+fn expanded_output() {
+    let dir = scratch("expanded");
+    write(
+        &dir,
+        "script.cql",
+        &format!("{SCHEMA}SELECT id, name FROM ks.users WHERE g = 0 AND id = 1;\n"),
+    );
+    let run = widerow(&dir, &["--format", "expanded", "-f", "script.cql"]);
+    assert_eq!(code(&run), 0, "{}", stderr(&run));
+    // cqlsh.md §3.2, batch: the widths of the names and of the values.
+    assert_eq!(
+        stdout(&run),
+        "\n@ Row 1\n------+-------\n id   | 1\n name | Alice\n\n\n(1 rows)\n"
+    );
+}
+
+#[test]
+fn json_lines_records() {
+    let dir = scratch("json");
+    let script = format!(
+        "{SCHEMA}SELECT id, name FROM ks.users\n  WHERE g = 0 AND id = 1;\n\
+         SELECT * FROM ks.users WHERE name = 'Bob';\n\
+         SELEC 1;\n\
+         SELECT * FROM ks.nope;\n"
+    );
+    write(&dir, "script.cql", &script);
+    let run = widerow(&dir, &["--format", "json", "-f", "script.cql"]);
+    assert_eq!(code(&run), 2);
+    assert_eq!(stderr(&run), "", "errors are records in JSON Lines");
+    let records = records(&run);
+    assert_eq!(records.len(), 9, "one record per statement: {records:?}");
+    // `line` is the line each statement starts on.
+    let lines: Vec<u64> = records
+        .iter()
+        .map(|r| r["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines, [1, 2, 3, 4, 5, 6, 8, 9, 10]);
+    for ok in &records[..5] {
+        assert_eq!(ok["kind"], "ok", "{ok}");
+        assert!(ok["warnings"].is_array(), "{ok}");
+        assert!(ok.get("metrics").is_some(), "{ok}");
+    }
+    // The writes are planned: they carry their class.
+    assert_eq!(records[2]["class"], "point-lookup");
+    let rows = &records[5];
+    assert_eq!(rows["kind"], "rows");
+    assert_eq!(rows["class"], "point-lookup");
+    assert_eq!(rows["columns"], serde_json::json!(["id", "name"]));
+    assert_eq!(rows["types"], serde_json::json!(["int", "text"]));
+    assert_eq!(rows["rows"], serde_json::json!([[1, "Alice"]]));
+    assert_eq!(rows["warnings"], serde_json::json!([]));
+    let metrics = &rows["metrics"];
+    for key in ["partitions_touched", "rows_scanned", "rows_returned"] {
+        assert!(metrics[key].is_u64(), "{key} in {metrics}");
+    }
+    assert!(metrics["nodes_contacted"].is_array(), "{metrics}");
+    assert_eq!(metrics["rows_returned"].as_u64(), Some(1));
+    // A refusal by the planner: InvalidRequest with the class `rejected`.
+    let refused = &records[6];
+    assert_eq!(refused["kind"], "error");
+    assert_eq!(refused["error"], "InvalidRequest");
+    assert_eq!(refused["class"], "rejected");
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Cannot execute this query as it might involve data filtering"),
+        "{refused}"
+    );
+    // A syntax error has no class, and Cassandra's own text.
+    let syntax = &records[7];
+    assert_eq!(syntax["kind"], "error");
+    assert_eq!(syntax["error"], "SyntaxException");
+    assert!(syntax.get("class").is_none(), "{syntax}");
+    assert!(syntax["message"].as_str().unwrap().starts_with("line 1:"));
+    // A missing table is refused too; the message is the server's text, not
+    // cqlsh's wrapper.
+    let missing = &records[8];
+    assert_eq!(missing["error"], "InvalidRequest");
+    assert!(!missing["message"]
+        .as_str()
+        .unwrap()
+        .contains("Error from server"));
+    assert!(records.iter().all(|r| r.get("file").is_none()));
+}
+
+#[test]
+fn unavailable_is_a_failure_without_class() {
+    let dir = scratch("unavailable");
+    write(
+        &dir,
+        "script.cql",
+        &format!("{SCHEMA}SELECT * FROM ks.users WHERE g = 0;\n"),
+    );
+    let run = widerow(
+        &dir,
+        &[
+            "--consistency",
+            "THREE",
+            "--format",
+            "json",
+            "-f",
+            "script.cql",
+        ],
+    );
+    assert_eq!(code(&run), 2);
+    let records = records(&run);
+    let last = records.last().expect("records");
+    assert_eq!(last["line"].as_u64(), Some(6));
+    assert_eq!(last["error"], "Unavailable");
+    assert_eq!(last["message"], "Cannot achieve consistency level THREE");
+    assert!(last.get("class").is_none(), "{last}");
+    // In the table format it is cqlsh's line on standard error.
+    let run = widerow(&dir, &["--consistency", "THREE", "-f", "script.cql"]);
+    assert_eq!(code(&run), 2);
+    assert!(
+        stderr(&run).starts_with(
+            "script.cql:3:Unavailable: Error from server: code=1000 [Unavailable exception] \
+             message=\"Cannot achieve consistency level THREE\""
+        ),
+        "{}",
+        stderr(&run)
+    );
+}
+
+#[test]
+fn errors_are_reported_and_the_script_goes_on() {
+    let dir = scratch("errors");
+    let script = format!(
+        "{SCHEMA}SELECT * FROM ks.nope;\n\n  SELEC\n 1;\nSELECT id FROM ks.users WHERE g = 0 AND id = 42;\n"
+    );
+    write(&dir, "script.cql", &script);
+    let run = widerow(&dir, &["-f", "script.cql"]);
+    assert_eq!(code(&run), 2, "a failed statement exits 2 (cqlsh.md §1.3)");
+    // `FILE:LINE:` with the line the statement starts on, then cqlsh's text.
+    let err = stderr(&run);
+    // (The syntax error's snippet holds the statement's line break.)
+    let lines: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("script.cql:"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(
+        lines[0].starts_with(
+            "script.cql:6:InvalidRequest: Error from server: code=2200 [Invalid query] message=\""
+        ),
+        "{err}"
+    );
+    assert!(
+        lines[1].starts_with("script.cql:8:SyntaxException: line "),
+        "{err}"
+    );
+    // The statements after the failures still ran.
+    assert_eq!(stdout(&run), "\n id\n----\n 42\n\n(1 rows)\n");
+}
+
+#[test]
+fn on_error_stop() {
+    let dir = scratch("stop");
+    let script = format!(
+        "{SCHEMA}SELECT * FROM ks.nope;\nSELECT id FROM ks.users WHERE g = 0 AND id = 42;\n"
+    );
+    write(&dir, "script.cql", &script);
+    let stop = widerow(&dir, &["--on-error", "stop", "-f", "script.cql"]);
+    assert_eq!(code(&stop), 2);
+    assert_eq!(stdout(&stop), "", "nothing runs after the first failure");
+    assert_eq!(stderr(&stop).lines().count(), 1, "{}", stderr(&stop));
+    let json = widerow(
+        &dir,
+        &["--on-error", "stop", "--format", "json", "-f", "script.cql"],
+    );
+    assert_eq!(code(&json), 2);
+    let records = records(&json);
+    assert_eq!(records.len(), 6);
+    assert_eq!(records[5]["kind"], "error");
+    let go_on = widerow(&dir, &["-f", "script.cql"]);
+    assert_eq!(code(&go_on), 2);
+    assert!(stdout(&go_on).contains("(1 rows)"));
+}
+
+#[test]
+fn exit_codes() {
+    let dir = scratch("exit");
+    write(&dir, "ok.cql", SCHEMA);
+    let ok = widerow(&dir, &["-f", "ok.cql"]);
+    assert_eq!(
+        (code(&ok), stdout(&ok), stderr(&ok)),
+        (0, String::new(), String::new())
+    );
+    // Could not start: a missing file, a directory, a bad flag.
+    let missing = widerow(&dir, &["-f", "missing.cql"]);
+    assert_eq!(code(&missing), 1);
+    assert!(
+        stderr(&missing).contains("missing.cql"),
+        "{}",
+        stderr(&missing)
+    );
+    std::fs::create_dir_all(dir.join("sub")).expect("dir");
+    assert_eq!(code(&widerow(&dir, &["-f", "sub"])), 1);
+    assert_eq!(code(&widerow(&dir, &["--no-such-flag", "-f", "ok.cql"])), 1);
+    assert_eq!(code(&widerow(&dir, &["--nodes", "x", "-f", "ok.cql"])), 1);
+    let sarif = widerow(&dir, &["--format", "sarif", "-f", "ok.cql"]);
+    assert_eq!(code(&sarif), 1);
+    assert!(
+        stderr(&sarif).contains("--format sarif"),
+        "{}",
+        stderr(&sarif)
+    );
+    assert_eq!(
+        code(&widerow(&dir, &["--schema", "missing.cql", "-f", "ok.cql"])),
+        1
+    );
+    assert_eq!(
+        code(&widerow(
+            &dir,
+            &["-k", "nosuchks", "-e", "SELECT 1 FROM t;"]
+        )),
+        1
+    );
+    // A statement failed.
+    assert_eq!(code(&widerow(&dir, &["-e", "SELECT * FROM nope.nope"])), 2);
+    // The run formats belong to running statements: the subcommands refuse
+    // them as a bad flag (their "could not run" is 2).
+    write(&dir, "q.cql", "SELECT 1 FROM system.local;\n");
+    let parse = widerow(&dir, &["parse", "--format", "table", "q.cql"]);
+    assert_eq!(code(&parse), 2);
+    assert!(
+        stderr(&parse).contains("--format table"),
+        "{}",
+        stderr(&parse)
+    );
+    assert_eq!(
+        code(&widerow(&dir, &["explain", "--format", "csv", "q.cql"])),
+        2
+    );
+    assert_eq!(
+        code(&widerow(&dir, &["lint", "--format", "expanded", "q.cql"])),
+        2
+    );
+    assert_eq!(
+        code(&widerow(&dir, &["parse", "--format", "json", "q.cql"])),
+        0
+    );
+}
+
+#[test]
+fn incomplete_statement_at_end_of_file() {
+    let dir = scratch("incomplete");
+    write(
+        &dir,
+        "script.cql",
+        &format!("{SCHEMA}SELECT id FROM ks.users\n  WHERE g = 0"),
+    );
+    let run = widerow(&dir, &["-f", "script.cql"]);
+    assert_eq!(code(&run), 2);
+    assert_eq!(stdout(&run), "");
+    assert_eq!(
+        stderr(&run),
+        "script.cql:6:Incomplete statement at end of file\n"
+    );
+    // So does a `--schema` file's.
+    let run = widerow(&dir, &["--schema", "script.cql", "-e", "USE ks;"]);
+    assert_eq!(code(&run), 2);
+    assert_eq!(
+        stderr(&run),
+        "script.cql:6:Incomplete statement at end of file\n"
+    );
+    // `-e` appends the missing `;`, as cqlsh does.
+    write(&dir, "schema.cql", SCHEMA);
+    let run = widerow(
+        &dir,
+        &[
+            "--schema",
+            "schema.cql",
+            "-e",
+            "SELECT id FROM ks.users WHERE g = 0 AND id = 1",
+        ],
+    );
+    assert_eq!(code(&run), 0, "{}", stderr(&run));
+    assert_eq!(stdout(&run), "\n id\n----\n  1\n\n(1 rows)\n");
+}
+
+#[test]
+fn execute_option() {
+    let dir = scratch("execute");
+    write(&dir, "schema.cql", SCHEMA);
+    let run = widerow(
+        &dir,
+        &[
+            "--schema",
+            "schema.cql",
+            "-e",
+            "SELECT count(*) FROM ks.users WHERE g = 0; SELECT * FROM ks.nope",
+        ],
+    );
+    assert_eq!(code(&run), 2);
+    // cqlsh.md §3.1, the count query.
+    assert_eq!(stdout(&run), "\n count\n-------\n     3\n\n(1 rows)\n");
+    // `-e` statements are named `<stdin>` (cqlsh.md §1.3).
+    assert!(
+        stderr(&run).starts_with("<stdin>:1:InvalidRequest: Error from server: code=2200"),
+        "{}",
+        stderr(&run)
+    );
+}
+
+#[test]
+fn schema_and_keyspace_flags() {
+    let dir = scratch("schema");
+    // The schema file's output is suppressed, its SELECT included.
+    write(
+        &dir,
+        "schema.cql",
+        &format!("{SCHEMA}SELECT * FROM ks.users WHERE g = 0;\n"),
+    );
+    write(
+        &dir,
+        "query.cql",
+        "SELECT id, name, score FROM users WHERE g = 0;\n",
+    );
+    let run = widerow(
+        &dir,
+        &["--schema", "schema.cql", "-k", "ks", "-f", "query.cql"],
+    );
+    assert_eq!(stderr(&run), "");
+    assert_eq!(code(&run), 0);
+    assert_eq!(stdout(&run), USERS_TABLE);
+    // Without `-k` the table name needs its keyspace.
+    let run = widerow(&dir, &["--schema", "schema.cql", "-f", "query.cql"]);
+    assert_eq!(code(&run), 2);
+    assert!(
+        stderr(&run).starts_with("query.cql:1:InvalidRequest:"),
+        "{}",
+        stderr(&run)
+    );
+    // A failure in the schema file is reported with its own name and line,
+    // and makes the run fail.
+    write(
+        &dir,
+        "bad.cql",
+        &format!("{SCHEMA}CREATE TABLE ks.users (k int PRIMARY KEY);\n"),
+    );
+    let run = widerow(
+        &dir,
+        &["--schema", "bad.cql", "-k", "ks", "-f", "query.cql"],
+    );
+    assert_eq!(code(&run), 2);
+    assert!(
+        stderr(&run).starts_with("bad.cql:6:AlreadyExists:"),
+        "{}",
+        stderr(&run)
+    );
+    assert_eq!(stdout(&run), USERS_TABLE);
+}
+
+#[test]
+fn statements_on_standard_input() {
+    let dir = scratch("stdin");
+    let input = format!(
+        "{SCHEMA}SELECT id, name, score FROM ks.users WHERE g = 0;\nSELECT * FROM ks.nope;\n"
+    );
+    let run = widerow_stdin(&dir, &[], &input);
+    assert_eq!(code(&run), 2);
+    assert_eq!(stdout(&run), USERS_TABLE);
+    assert!(
+        stderr(&run).starts_with("<stdin>:7:InvalidRequest:"),
+        "{}",
+        stderr(&run)
+    );
+    let json = widerow_stdin(&dir, &["--format", "json"], &input);
+    let records = records(&json);
+    assert_eq!(records.len(), 7);
+    assert_eq!(records[5]["kind"], "rows");
+    assert_eq!(records[6]["line"].as_u64(), Some(7));
+}
+
+#[test]
+fn csv_output() {
+    let dir = scratch("csv");
+    let script = format!(
+        "{SCHEMA}SELECT id, name, score FROM ks.users WHERE g = 0;\n\
+         INSERT INTO ks.users (g, id, name) VALUES (1, 1, 'a, \"b\"');\n\
+         SELECT name FROM ks.users WHERE g = 1;\n"
+    );
+    write(&dir, "script.cql", &script);
+    let run = widerow(&dir, &["--format", "csv", "-f", "script.cql"]);
+    assert_eq!(code(&run), 0, "{}", stderr(&run));
+    // A header row, values as cqlsh displays them, null as an empty field,
+    // RFC 4180 quoting; blocks separated by a blank line, none for the
+    // statements without rows.
+    assert_eq!(
+        stdout(&run),
+        "id,name,score\n-7,O'Hara ünï,1.2346e+06\n1,Alice,3.5\n42,Bob,\n\nname\n\"a, \"\"b\"\"\"\n"
+    );
+}
