@@ -34,6 +34,7 @@ pub mod planner;
 pub mod render;
 pub mod schema;
 pub mod session;
+pub mod shell;
 pub mod storage;
 pub mod syntax;
 pub mod types;

@@ -335,6 +335,18 @@ pub fn split_statements(text: &str) -> Vec<ScriptStatement> {
         .collect()
 }
 
+/// Splits a whole script whose lines starting with one of `words` (shell
+/// commands) end at the end of their line.
+pub fn split_statements_with_line_commands<S: AsRef<str>>(
+    text: &str,
+    words: &[S],
+) -> Vec<ScriptStatement> {
+    StatementSplitter::new(text.as_bytes())
+        .with_line_commands(words)
+        .filter_map(Result::ok)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
