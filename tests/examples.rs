@@ -89,3 +89,62 @@ fn example_queries_get_the_outcome_their_comments_state() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(checked >= 50, "only {checked} annotated queries found");
 }
+
+/// Every example runs as a script: the annotated queries get their class
+/// (or are refused), and everything else — schema, data, batches —
+/// succeeds. The output of each whole script is pinned as a snapshot,
+/// reviewed against the `-- Returns:` comment before each query.
+#[test]
+fn example_scripts_run_and_their_output_is_pinned() {
+    use std::sync::Arc;
+    use widerow::render::table::{table, TableOptions};
+    use widerow::session::{ManualClock, SeededIds, Session};
+
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let mut files: Vec<_> = fs::read_dir(&dir)
+        .expect("examples folder")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "cql"))
+        .collect();
+    files.sort();
+    let mut failures = Vec::new();
+    for file in files {
+        let source = fs::read_to_string(&file).expect("readable");
+        let name = file
+            .file_stem()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let clock = ManualClock::at_micros(1_750_000_000_000_000);
+        let mut session = Session::with_sources(Arc::new(clock), Box::new(SeededIds::new(1)));
+        let mut output = String::new();
+        let mut previous_end = 0;
+        for statement in split_statements(&source) {
+            let expected = annotation(&source[previous_end..statement.offset]);
+            previous_end = statement.offset + statement.text.len();
+            match (session.execute(&statement.text), expected.as_deref()) {
+                (Ok(result), Some("rejected")) => failures.push(format!(
+                    "{name}:{}: expected a refusal, got {:?}",
+                    statement.line, result.class
+                )),
+                (Ok(result), Some(class)) => {
+                    let got = result.class.map(|c| c.as_str());
+                    if got != Some(class) {
+                        failures.push(format!(
+                            "{name}:{}: expected {class}, got {got:?}",
+                            statement.line
+                        ));
+                    }
+                    output.push_str(&format!("-- line {}\n", statement.line));
+                    output.push_str(&table(&result, &TableOptions::batch()));
+                }
+                (Ok(_), None) => {}
+                (Err(e), Some("rejected")) => {
+                    output.push_str(&format!("-- line {}\n{}\n", statement.line, e.cqlsh_text()));
+                }
+                (Err(e), _) => failures.push(format!("{name}:{}: {}", statement.line, e.message())),
+            }
+        }
+        insta::assert_snapshot!(format!("example_run__{name}"), output);
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
