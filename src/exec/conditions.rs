@@ -10,9 +10,7 @@ use std::borrow::Cow;
 use crate::error::Error;
 use crate::schema::{Column, Table};
 use crate::storage::ClusteringKey;
-use crate::syntax::ast::{
-    BatchStatement, ColumnRef, ConditionKind, IfClause, InValues, NativeType, Operator,
-};
+use crate::syntax::ast::{ColumnRef, ConditionKind, IfClause, InValues, NativeType, Operator};
 use crate::types::{DataType, Value};
 
 use super::bind::eval_term;
@@ -48,7 +46,7 @@ fn spec(column: &Column) -> ColumnSpec {
 /// Checks the condition of one conditional statement against stored data.
 pub(crate) fn check(
     table: &Table,
-    statement: &BatchStatement,
+    statement: &super::Write<'_>,
     mutations: &[Mutation],
     env: &mut WriteEnv<'_, '_>,
 ) -> Result<Check, Error> {
@@ -95,9 +93,9 @@ pub(crate) fn check(
             .map_or(Value::Null, |v| v.value(c).into_owned())
     };
     let (applied, columns): (bool, Vec<&Column>) = match statement {
-        BatchStatement::Insert(_) => (!exists, table.star_columns()),
-        BatchStatement::Update(u) => evaluate(table, &u.if_clause, exists, &view, env)?,
-        BatchStatement::Delete(d) => evaluate(table, &d.if_clause, exists, &view, env)?,
+        super::Write::Insert(_) => (!exists, table.star_columns()),
+        super::Write::Update(u) => evaluate(table, &u.if_clause, exists, &view, env)?,
+        super::Write::Delete(d) => evaluate(table, &d.if_clause, exists, &view, env)?,
     };
     let row = exists.then(|| columns.iter().map(|c| value_of(c)).collect());
     Ok(Check {

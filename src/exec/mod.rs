@@ -35,6 +35,24 @@ use crate::syntax::ast::{Batch, BatchKind, BatchStatement, Statement};
 
 use write::WriteEnv;
 
+/// A write statement, alone or inside a batch, borrowed from its AST.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Write<'a> {
+    Insert(&'a crate::syntax::ast::Insert),
+    Update(&'a crate::syntax::ast::Update),
+    Delete(&'a crate::syntax::ast::Delete),
+}
+
+impl<'a> From<&'a BatchStatement> for Write<'a> {
+    fn from(statement: &'a BatchStatement) -> Write<'a> {
+        match statement {
+            BatchStatement::Insert(s) => Write::Insert(s),
+            BatchStatement::Update(s) => Write::Update(s),
+            BatchStatement::Delete(s) => Write::Delete(s),
+        }
+    }
+}
+
 /// One statement's execution: the session's state it may use and change.
 pub(crate) struct Run<'a, 'f> {
     pub(crate) ctx: &'a PlanContext,
@@ -61,15 +79,9 @@ pub(crate) fn run_data(
 ) -> Result<crate::exec::ResultSet, Error> {
     let mut result = match statement {
         Statement::Select(select) => select::run(run, select, plan)?,
-        Statement::Insert(_) | Statement::Update(_) | Statement::Delete(_) => {
-            let single = match statement {
-                Statement::Insert(s) => BatchStatement::Insert(s.clone()),
-                Statement::Update(s) => BatchStatement::Update(s.clone()),
-                Statement::Delete(s) => BatchStatement::Delete(s.clone()),
-                _ => unreachable!("matched above"),
-            };
-            write_statements(run, std::slice::from_ref(&single), &[], false)?
-        }
+        Statement::Insert(s) => write_statements(run, &[Write::Insert(s)], &[], false)?,
+        Statement::Update(s) => write_statements(run, &[Write::Update(s)], &[], false)?,
+        Statement::Delete(s) => write_statements(run, &[Write::Delete(s)], &[], false)?,
         Statement::Batch(batch) => run_batch(run, batch)?,
         _ => return Err(Error::invalid("not a data statement")),
     };
@@ -89,7 +101,8 @@ fn run_batch(run: &mut Run<'_, '_>, batch: &Batch) -> Result<ResultSet, Error> {
             batch_tables(run, batch).join(", ")
         ));
     }
-    let mut result = write_statements(run, &batch.statements, &batch.using, true)?;
+    let writes: Vec<Write<'_>> = batch.statements.iter().map(Write::from).collect();
+    let mut result = write_statements(run, &writes, &batch.using, true)?;
     result.warnings.extend(warnings);
     Ok(result)
 }
@@ -131,7 +144,7 @@ fn batch_partitions(run: &Run<'_, '_>, batch: &Batch) -> Vec<String> {
 /// condition, nothing.
 fn write_statements(
     run: &mut Run<'_, '_>,
-    statements: &[BatchStatement],
+    statements: &[Write<'_>],
     batch_using: &[crate::syntax::ast::UsingItem],
     is_batch: bool,
 ) -> Result<ResultSet, Error> {
@@ -141,9 +154,9 @@ fn write_statements(
     let mut rows = 0u64;
     for statement in statements {
         let (name, conditional) = match statement {
-            BatchStatement::Insert(i) => (&i.table, i.if_not_exists),
-            BatchStatement::Update(u) => (&u.table, u.if_clause.is_some()),
-            BatchStatement::Delete(d) => (&d.table, d.if_clause.is_some()),
+            Write::Insert(i) => (&i.table, i.if_not_exists),
+            Write::Update(u) => (&u.table, u.if_clause.is_some()),
+            Write::Delete(d) => (&d.table, d.if_clause.is_some()),
         };
         let table = run
             .ctx
@@ -162,9 +175,9 @@ fn write_statements(
             env.timestamp = write::stamp(table, batch_using, &mut env)?.timestamp;
         }
         let mut made = match statement {
-            BatchStatement::Insert(i) => vec![write::insert(table, i, &mut env)?],
-            BatchStatement::Update(u) => write::update(table, u, &mut env)?,
-            BatchStatement::Delete(d) => write::delete(table, d, &mut env)?,
+            Write::Insert(i) => vec![write::insert(table, i, &mut env)?],
+            Write::Update(u) => write::update(table, u, &mut env)?,
+            Write::Delete(d) => write::delete(table, d, &mut env)?,
         };
         if conditional {
             checks.push(conditions::check(table, statement, &made, &mut env)?);

@@ -137,10 +137,8 @@ fn apply_op(partition: &mut crate::storage::Partition, op: &Op, now_secs: i64) {
                 .deleted_at
                 .max(floor)
                 .is_some_and(|d| cell.timestamp <= d);
-            if !shadowed {
-                target
-                    .collection_mut(*slot)
-                    .write(key.clone(), cell.clone(), now_secs);
+            if let Some(collection) = target.collection_mut(*slot).filter(|_| !shadowed) {
+                collection.write(key.clone(), cell.clone(), now_secs);
             }
         }
         Op::DeleteCollection {
@@ -149,7 +147,9 @@ fn apply_op(partition: &mut crate::storage::Partition, op: &Op, now_secs: i64) {
             timestamp,
         } => {
             let (target, _) = row_and_floor(partition, row);
-            target.collection_mut(*slot).delete_at(*timestamp);
+            if let Some(collection) = target.collection_mut(*slot) {
+                collection.delete_at(*timestamp);
+            }
         }
         Op::CounterAdd {
             row,

@@ -60,15 +60,16 @@ impl Row {
         }
     }
 
-    /// The collection in `slot`, created empty if absent.
-    pub fn collection_mut(&mut self, slot: usize) -> &mut Collection {
+    /// The collection in `slot`, created empty if absent (replacing a
+    /// simple cell, which a collection column never holds).
+    pub fn collection_mut(&mut self, slot: usize) -> Option<&mut Collection> {
         let target = self.slot_mut(slot);
         if !matches!(target, Some(Slot::Collection(_))) {
             *target = Some(Slot::Collection(Collection::default()));
         }
         match target {
-            Some(Slot::Collection(c)) => c,
-            _ => unreachable!("just made a collection"),
+            Some(Slot::Collection(c)) => Some(c),
+            _ => None,
         }
     }
 

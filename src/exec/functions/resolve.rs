@@ -407,10 +407,9 @@ pub(super) fn pick(
     args: &[CallArg<'_>],
     receiver: Option<&DataType>,
 ) -> Result<Signature, Error> {
-    if candidates.len() == 1 {
-        let fun = candidates.into_iter().next().expect("one candidate");
-        validate(&fun, args)?;
-        return Ok(fun);
+    if let [only] = candidates.as_slice() {
+        validate(only, args)?;
+        return Ok(only.clone());
     }
     let mut compatibles = Vec::new();
     for candidate in &candidates {

@@ -75,9 +75,13 @@ impl Levels {
     }
 
     fn top(&mut self) -> &mut Level {
-        self.open
-            .last_mut()
-            .expect("the statement's level is never closed")
+        // The statement's own level is never closed; should a stray close
+        // get past the parser, a fresh level stands in rather than a panic.
+        if self.open.is_empty() {
+            self.open.push(Level::default());
+        }
+        let last = self.open.len() - 1;
+        &mut self.open[last]
     }
 
     fn is_nested(&self) -> bool {
@@ -111,10 +115,9 @@ impl Levels {
     /// Closes the innermost bracket: it is one node below the element it
     /// sits in.
     fn close(&mut self) {
-        let closed = self
-            .open
-            .pop()
-            .expect("the statement's level is never closed");
+        let Some(closed) = self.open.pop() else {
+            return;
+        };
         self.nesting -= 1 + closed.hints;
         self.depth -= 1 + closed.depth();
         let below = 1 + closed.deepest.max(closed.depth());

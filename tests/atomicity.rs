@@ -1,0 +1,150 @@
+//! A statement that fails for any reason changes nothing: every write path
+//! is made to fail half-way — after some of its work is decided — and every
+//! table (and the schema) must be exactly as before, down to write times.
+
+use std::sync::Arc;
+
+use widerow::session::{ManualClock, SeededIds, Session};
+use widerow::types::Value;
+
+fn session() -> Session {
+    let clock = ManualClock::at_micros(1_750_000_000_000_000);
+    let mut s = Session::with_sources(Arc::new(clock), Box::new(SeededIds::new(3)));
+    s.execute_script(
+        "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};
+         USE ks;
+         CREATE TABLE users (id int PRIMARY KEY, name text, age int, tags list<text>, prefs map<text, text>);
+         CREATE TABLE events (user_id int, at timestamp, kind text, PRIMARY KEY (user_id, at));
+         CREATE TABLE counts (id int PRIMARY KEY, hits counter);
+         CREATE MATERIALIZED VIEW users_by_name AS SELECT * FROM users WHERE name IS NOT NULL AND id IS NOT NULL PRIMARY KEY (name, id);
+         INSERT INTO users (id, name, age, tags, prefs) VALUES (1, 'ann', 30, ['a', 'b'], {'k': 'v'});
+         INSERT INTO users (id, name, age) VALUES (2, 'bob', 40) USING TTL 3600;
+         INSERT INTO events (user_id, at, kind) VALUES (1, '2025-06-01 10:00:00+0000', 'login');
+         UPDATE counts SET hits = hits + 5 WHERE id = 1;",
+    )
+    .expect("fixture");
+    s
+}
+
+/// Everything a session holds: data (with write times and expiry) and schema.
+fn state(s: &Session) -> String {
+    format!("{:?}\n{:?}", s.store(), s.context().catalog)
+}
+
+/// Runs `cql`, which must fail (or not apply), and checks nothing changed.
+fn fails_without_change(cql: &str) {
+    let mut s = session();
+    let before = state(&s);
+    match s.execute(cql) {
+        Err(_) => {}
+        Ok(result) => assert_eq!(
+            result.rows.first().and_then(|r| r.first()),
+            Some(&Value::Boolean(false)),
+            "{cql} succeeded"
+        ),
+    }
+    assert_eq!(before, state(&s), "{cql} changed the session");
+}
+
+#[test]
+fn a_bad_value_in_the_third_statement_of_a_batch() {
+    fails_without_change(
+        "BEGIN BATCH
+           INSERT INTO users (id, name) VALUES (3, 'cid');
+           UPDATE users SET name = 'ANN' WHERE id = 1;
+           INSERT INTO events (user_id, at, kind) VALUES (1, 'not a time', 'x');
+         APPLY BATCH",
+    );
+}
+
+#[test]
+fn a_type_error_in_the_last_assignment() {
+    fails_without_change("UPDATE users SET name = 'changed', age = 'old' WHERE id = 1");
+}
+
+#[test]
+fn a_failed_lwt_condition() {
+    fails_without_change("UPDATE users SET name = 'x', age = 1 WHERE id = 1 IF age = 99");
+    fails_without_change("INSERT INTO users (id, name) VALUES (1, 'again') IF NOT EXISTS");
+    fails_without_change(
+        "BEGIN BATCH
+           UPDATE users SET age = 31 WHERE id = 1;
+           UPDATE users SET name = 'z' WHERE id = 1 IF name = 'nobody';
+         APPLY BATCH",
+    );
+}
+
+#[test]
+fn a_list_index_out_of_bounds_after_other_writes() {
+    fails_without_change(
+        "BEGIN BATCH
+           UPDATE users SET name = 'ann2' WHERE id = 1;
+           UPDATE users SET tags[5] = 'x' WHERE id = 1;
+         APPLY BATCH",
+    );
+    fails_without_change("DELETE tags[9] FROM users WHERE id = 1");
+}
+
+#[test]
+fn a_conditional_batch_across_partitions_applies_nothing() {
+    fails_without_change(
+        "BEGIN BATCH
+           INSERT INTO users (id, name) VALUES (7, 'g') IF NOT EXISTS;
+           INSERT INTO users (id, name) VALUES (8, 'h') IF NOT EXISTS;
+         APPLY BATCH",
+    );
+}
+
+#[test]
+fn a_null_key_and_a_null_counter_increment() {
+    fails_without_change(
+        "BEGIN UNLOGGED BATCH
+           INSERT INTO events (user_id, at, kind) VALUES (2, '2025-06-02 00:00:00+0000', 'a');
+           INSERT INTO events (user_id, at, kind) VALUES (null, '2025-06-02 00:00:00+0000', 'b');
+         APPLY BATCH",
+    );
+    fails_without_change(
+        "BEGIN COUNTER BATCH
+           UPDATE counts SET hits = hits + 1 WHERE id = 1;
+           UPDATE counts SET hits = hits + null WHERE id = 2;
+         APPLY BATCH",
+    );
+}
+
+#[test]
+fn a_failed_write_leaves_the_view_alone() {
+    fails_without_change(
+        "BEGIN BATCH
+           UPDATE users SET name = 'renamed' WHERE id = 1;
+           INSERT INTO users (id, name, age) VALUES (9, 'ivy', 'nine');
+         APPLY BATCH",
+    );
+}
+
+#[test]
+fn bad_json_and_bad_bind_values() {
+    fails_without_change(r#"INSERT INTO users JSON '{"id": 4, "name": "d", "nope": 1}'"#);
+    let mut s = session();
+    let before = state(&s);
+    let insert = s
+        .prepare("INSERT INTO users (id, name, age) VALUES (?, ?, ?)")
+        .unwrap();
+    let error = s.execute_prepared(
+        &insert,
+        &[
+            Value::Int(5),
+            Value::Text("e".into()),
+            Value::Text("x".into()),
+        ],
+    );
+    assert!(error.is_err());
+    assert_eq!(before, state(&s));
+}
+
+#[test]
+fn a_failed_schema_statement_changes_no_schema() {
+    fails_without_change("CREATE TABLE users (id int PRIMARY KEY)");
+    fails_without_change("ALTER TABLE users ADD name text");
+    fails_without_change("DROP TABLE nope");
+    fails_without_change("CREATE TABLE bad (id int PRIMARY KEY, c counter, v int)");
+}
