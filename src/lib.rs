@@ -32,6 +32,7 @@ pub mod cluster;
 pub mod diagnostic;
 pub mod error;
 pub mod exec;
+pub mod limits;
 pub mod lint;
 pub mod planner;
 pub mod render;

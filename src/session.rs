@@ -22,6 +22,7 @@ use std::sync::Arc;
 use crate::cluster::ConsistencyLevel;
 use crate::error::Error;
 use crate::exec::{self, ResultSet};
+use crate::limits::Limits;
 use crate::planner::{self, Plan, PlanContext};
 use crate::storage::Store;
 use crate::syntax::ast::Statement;
@@ -163,6 +164,7 @@ pub struct Session {
     timeuuids: Generator,
     last_timestamp: i64,
     list_sequence: i64,
+    limits: Limits,
 }
 
 impl Default for Session {
@@ -193,6 +195,7 @@ impl Session {
             timeuuids: Generator::from_random(half),
             last_timestamp: i64::MIN,
             list_sequence: 0,
+            limits: Limits::default(),
         }
     }
 
@@ -229,8 +232,30 @@ impl Session {
 
     /// Parses and runs one statement.
     pub fn execute(&mut self, cql: &str) -> Result<ResultSet, Error> {
-        let statement = crate::parse_statement(cql)?;
+        let statement = self.parse(cql)?;
         self.execute_statement(&statement)
+    }
+
+    /// The limits statements are held to (`[limits]` in `widerow.toml`).
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Sets the limits statements are held to.
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    /// Parses within the statement size and nesting limits.
+    fn parse(&self, cql: &str) -> Result<Statement, Error> {
+        if cql.len() > self.limits.statement_size {
+            return Err(Error::invalid(format!(
+                "Statement of {} bytes exceeds the limit of {} bytes ([limits] statement_size)",
+                cql.len(),
+                self.limits.statement_size
+            )));
+        }
+        crate::syntax::parse_statement_with_nesting(cql, self.limits.nesting_depth)
     }
 
     /// Runs one parsed statement. A statement that fails changes nothing.
@@ -240,7 +265,7 @@ impl Session {
 
     /// Parses a statement for repeated execution with bind values.
     pub fn prepare(&self, cql: &str) -> Result<Prepared, Error> {
-        let statement = crate::parse_statement(cql)?;
+        let statement = self.parse(cql)?;
         if !planner::is_schema_statement(&statement) {
             planner::plan_statement(&self.ctx, &statement).map_err(Error::as_refusal)?;
         }
@@ -338,6 +363,7 @@ impl Session {
             timestamp,
             now_micros,
             list_sequence: &mut self.list_sequence,
+            limits: self.limits,
         };
         let mut result = exec::run_data(&mut run, statement, &plan)?;
         result.plan = Some(plan);

@@ -148,3 +148,58 @@ fn a_failed_schema_statement_changes_no_schema() {
     fails_without_change("DROP TABLE nope");
     fails_without_change("CREATE TABLE bad (id int PRIMARY KEY, c counter, v int)");
 }
+
+#[test]
+fn limits_refuse_with_a_clear_error_and_change_nothing() {
+    use widerow::limits::Limits;
+    let mut s = session();
+    s.set_limits(Limits {
+        statement_size: 400,
+        in_list_length: 3,
+        collection_size: 2,
+        batch_size_warn_threshold: 20,
+        batch_size_fail_threshold: 100,
+        ..Limits::default()
+    });
+    let before = state(&s);
+    let long = format!(
+        "INSERT INTO users (id, name) VALUES (10, '{}')",
+        "x".repeat(500)
+    );
+    let e = s.execute(&long).unwrap_err();
+    assert!(
+        e.message().contains("[limits] statement_size"),
+        "{}",
+        e.message()
+    );
+    let e = s
+        .execute("SELECT * FROM users WHERE id IN (1, 2, 3, 4)")
+        .unwrap_err();
+    assert!(
+        e.message().contains("[limits] in_list_length"),
+        "{}",
+        e.message()
+    );
+    let e = s
+        .execute("UPDATE users SET tags = ['a', 'b', 'c'] WHERE id = 1")
+        .unwrap_err();
+    assert!(
+        e.message().contains("[limits] collection_size"),
+        "{}",
+        e.message()
+    );
+    let e = s
+        .execute("BEGIN BATCH INSERT INTO users (id, name) VALUES (11, 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'); INSERT INTO users (id, name) VALUES (12, 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb'); APPLY BATCH")
+        .unwrap_err();
+    assert_eq!(e.message(), "Batch too large");
+    assert_eq!(before, state(&s));
+    let warned = s
+        .execute("BEGIN BATCH INSERT INTO users (id, name) VALUES (11, 'aaaaaaaaaaaaaaaaaaaaaaaaa'); APPLY BATCH")
+        .unwrap();
+    assert!(
+        warned.warnings[0].starts_with("Batch for [ks.users] is of size ")
+            && warned.warnings[0].contains(", exceeding specified threshold of 20B by "),
+        "{:?}",
+        warned.warnings
+    );
+}

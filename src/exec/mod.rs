@@ -29,7 +29,7 @@ pub(crate) use functions::FunctionContext;
 pub(crate) use schema::{run_schema, sync_storage};
 
 use crate::error::Error;
-use crate::planner::{Plan, PlanContext, QueryClass};
+use crate::planner::{Plan, PlanContext};
 use crate::storage::Store;
 use crate::syntax::ast::{Batch, BatchKind, BatchStatement, Statement};
 
@@ -63,6 +63,7 @@ pub(crate) struct Run<'a, 'f> {
     pub(crate) timestamp: i64,
     pub(crate) now_micros: i64,
     pub(crate) list_sequence: &'a mut i64,
+    pub(crate) limits: crate::limits::Limits,
 }
 
 impl Run<'_, '_> {
@@ -151,7 +152,6 @@ fn write_statements(
     let now_secs = run.now_secs();
     let mut mutations = Vec::new();
     let mut checks = Vec::new();
-    let mut rows = 0u64;
     for statement in statements {
         let (name, conditional) = match statement {
             Write::Insert(i) => (&i.table, i.if_not_exists),
@@ -170,6 +170,7 @@ fn write_statements(
             binds: run.binds,
             fcx: run.fcx,
             list_sequence: run.list_sequence,
+            limits: run.limits,
         };
         if !batch_using.is_empty() {
             env.timestamp = write::stamp(table, batch_using, &mut env)?.timestamp;
@@ -182,8 +183,11 @@ fn write_statements(
         if conditional {
             checks.push(conditions::check(table, statement, &made, &mut env)?);
         }
-        rows += made.iter().map(|m| m.ops.len().max(1) as u64).sum::<u64>();
         mutations.append(&mut made);
+    }
+    let mut warnings = Vec::new();
+    if is_batch {
+        warnings.extend(check_batch_size(&mutations, &run.limits)?);
     }
     let partitions = mutations
         .iter()
@@ -205,15 +209,46 @@ fn write_statements(
         Some(o) => o.result,
         None => ResultSet::ok(),
     };
+    result.warnings.extend(warnings);
     result.metrics.partitions_touched = partitions as u64;
     result.metrics.rows_scanned = 0;
     result.metrics.rows_returned = result.rows.len() as u64;
-    let _ = rows;
     Ok(result)
 }
 
-/// The class a write statement reports.
-#[allow(dead_code)]
-pub(crate) fn write_class(plan: &Plan) -> QueryClass {
-    plan.class
+/// Cassandra's `BatchStatement.verifyBatchSize`: the batch's data size
+/// against `batch_size_warn_threshold` (a warning) and
+/// `batch_size_fail_threshold` (refused).
+fn check_batch_size(
+    mutations: &[mutation::Mutation],
+    limits: &crate::limits::Limits,
+) -> Result<Option<String>, Error> {
+    let size: usize = mutations.iter().map(mutation::Mutation::data_size).sum();
+    if size > limits.batch_size_fail_threshold {
+        return Err(Error::invalid("Batch too large"));
+    }
+    if size <= limits.batch_size_warn_threshold {
+        return Ok(None);
+    }
+    let mut tables: Vec<&str> = mutations.iter().map(|m| m.table.as_str()).collect();
+    tables.sort_unstable();
+    tables.dedup();
+    Ok(Some(format!(
+        "Batch for [{}] is of size {}, exceeding specified threshold of {} by {}.",
+        tables.join(", "),
+        pretty_memory(size),
+        pretty_memory(limits.batch_size_warn_threshold),
+        pretty_memory(size - limits.batch_size_warn_threshold)
+    )))
+}
+
+/// `FBUtilities.prettyPrintMemory`: bytes, or KiB/MiB/GiB with three decimals.
+fn pretty_memory(bytes: usize) -> String {
+    const UNITS: [(usize, &str); 3] = [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
+    for (size, unit) in UNITS {
+        if bytes >= size {
+            return format!("{:.3}{unit}", bytes as f64 / size as f64);
+        }
+    }
+    format!("{bytes}B")
 }

@@ -67,10 +67,22 @@ pub(crate) fn compile<'t>(
     relations: &[Relation],
     binds: &Binds,
     fcx: &mut FunctionContext<'_>,
+    max_in: usize,
 ) -> Result<Vec<Predicate<'t>>, Error> {
     let mut out = Vec::with_capacity(relations.len());
     for relation in relations {
         if let Some(p) = compile_one(table, relation, binds, fcx)? {
+            let count = match &p {
+                Predicate::In { values, .. } => values.len(),
+                Predicate::MultiIn { tuples, .. } => tuples.len(),
+                _ => 0,
+            };
+            if count > max_in {
+                return Err(Error::invalid(format!(
+                    "IN list of {count} values exceeds the limit of {max_in} ([limits] in_list_length)"
+                ))
+                .with_span(relation.span));
+            }
             out.push(p);
         }
     }

@@ -184,7 +184,14 @@ fn view_filters<'t>(base: &'t Table, view: &Table) -> Vec<restrict::Predicate<'t
         next_timeuuid: &mut next_time,
         next_uuid: &mut next,
     };
-    restrict::compile(base, &definition.where_clause, &Binds::none(), &mut fcx).unwrap_or_default()
+    restrict::compile(
+        base,
+        &definition.where_clause,
+        &Binds::none(),
+        &mut fcx,
+        usize::MAX,
+    )
+    .unwrap_or_default()
 }
 
 fn project(view_name: &str, view: &Table, base_row: &RowView<'_>) -> Option<Projection> {

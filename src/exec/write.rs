@@ -34,6 +34,8 @@ pub(crate) struct WriteEnv<'a, 'f> {
     /// Non-deterministic functions.
     pub(crate) fcx: &'a mut FunctionContext<'f>,
     /// A sequence for list element keys, unique within the session.
+    /// The session's limits (collection sizes).
+    pub(crate) limits: crate::limits::Limits,
     pub(crate) list_sequence: &'a mut i64,
 }
 
@@ -263,6 +265,7 @@ fn write_value(
     env: &mut WriteEnv<'_, '_>,
     ops: &mut Vec<Op>,
 ) -> Result<(), Error> {
+    check_collection_size(&value, column, env.limits.collection_size)?;
     let slot = slot(env.store, table, column)?;
     if is_collection_cells(&column.data_type) {
         ops.push(Op::DeleteCollection {
@@ -279,6 +282,22 @@ fn write_value(
         Cell::live(value, stamp.timestamp, stamp.expiry)
     };
     ops.push(Op::Cell { row, slot, cell });
+    Ok(())
+}
+
+/// Refuses a collection value with more elements than `[limits]` allows.
+fn check_collection_size(value: &Value, column: &Column, limit: usize) -> Result<(), Error> {
+    let count = match value {
+        Value::List(items) | Value::Set(items) | Value::Vector(items) => items.len(),
+        Value::Map(entries) => entries.len(),
+        _ => return Ok(()),
+    };
+    if count > limit {
+        return Err(Error::invalid(format!(
+            "Collection value of column {} has {count} elements, more than the limit of {limit} ([limits] collection_size)",
+            column.name
+        )));
+    }
     Ok(())
 }
 
@@ -378,7 +397,13 @@ pub(crate) fn update(
     env: &mut WriteEnv<'_, '_>,
 ) -> Result<Vec<Mutation>, Error> {
     let stamp = stamp(table, &update.using, env)?;
-    let predicates = restrict::compile(table, &update.where_clause, env.binds, env.fcx)?;
+    let predicates = restrict::compile(
+        table,
+        &update.where_clause,
+        env.binds,
+        env.fcx,
+        env.limits.in_list_length,
+    )?;
     let targets = targets(table, &predicates)?;
     let only_static = update.assignments.iter().all(|a| {
         let name = match &a.kind {
@@ -682,6 +707,7 @@ fn apply_operation(
         (ty, _) => ty.clone(),
     };
     let v = eval_term(value, &ty, &column.name, env.binds, env.fcx)?;
+    check_collection_size(&v, column, env.limits.collection_size)?;
     match (&column.data_type, op, v) {
         (DataType::Native(NativeType::Counter), _, Value::Null) => {
             return Err(Error::invalid("Invalid null value for counter increment"))
@@ -750,7 +776,13 @@ pub(crate) fn delete(
 ) -> Result<Vec<Mutation>, Error> {
     let stamp = stamp(table, &delete.using, env)?;
     let timestamp = stamp.timestamp;
-    let predicates = restrict::compile(table, &delete.where_clause, env.binds, env.fcx)?;
+    let predicates = restrict::compile(
+        table,
+        &delete.where_clause,
+        env.binds,
+        env.fcx,
+        env.limits.in_list_length,
+    )?;
     let targets = targets(table, &predicates)?;
     let mask = restrict::descending_mask(table);
     let ck = restrict::clustering_columns(table);

@@ -7,4 +7,4 @@ mod parser;
 pub mod script;
 pub mod span;
 
-pub use parser::{parse_statement, MAX_NESTING};
+pub use parser::{parse_statement, parse_statement_with_nesting, MAX_NESTING};

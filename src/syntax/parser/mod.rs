@@ -87,15 +87,25 @@ fn significant_tokens(text: &str) -> Vec<Token> {
 /// Parses one statement. Trailing `;` are allowed; anything else after the
 /// statement is an error.
 pub fn parse_statement(text: &str) -> Result<Statement, Error> {
-    let tokens = significant_tokens(text);
-    parse_tokens(text, &tokens)
+    parse_statement_with_nesting(text, MAX_NESTING)
 }
 
-pub(crate) fn parse_tokens(text: &str, tokens: &[Token]) -> Result<Statement, Error> {
+/// Parses one statement whose brackets and type hints may nest at most
+/// `max_nesting` levels (at most [`MAX_NESTING`]; see `[limits]`).
+pub fn parse_statement_with_nesting(text: &str, max_nesting: usize) -> Result<Statement, Error> {
+    let tokens = significant_tokens(text);
+    parse_tokens_with_nesting(text, &tokens, max_nesting.min(MAX_NESTING))
+}
+
+fn parse_tokens_with_nesting(
+    text: &str,
+    tokens: &[Token],
+    max_nesting: usize,
+) -> Result<Statement, Error> {
     if let Some(error) = lexical_error(text, tokens) {
         return Err(error);
     }
-    nesting::check(text, tokens)?;
+    nesting::check(text, tokens, max_nesting)?;
     let tracker = Tracker::default();
     let input = Tokens::new(tokens, text, &tracker);
     match statement(input) {

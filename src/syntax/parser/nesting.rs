@@ -9,7 +9,7 @@
 //! enough chain would exhaust the stack without a single bracket, so the
 //! check bounds both depths from the tokens alone:
 //!
-//! * brackets and type hints to [`MAX_NESTING`], as the parser recurses
+//! * brackets and type hints to [`super::MAX_NESTING`], as the parser recurses
 //!   through them;
 //! * brackets and chain links (operators, `.`, `[`, type hints) to
 //!   [`MAX_EXPRESSION_DEPTH`], as the tree deepens through them.
@@ -21,7 +21,7 @@
 
 use super::super::keyword::Keyword;
 use super::super::lexer::{Token, TokenKind};
-use super::{cassandra_position, MAX_NESTING};
+use super::cassandra_position;
 use crate::error::Error;
 
 /// How deep a statement's tree may grow through brackets and chains of
@@ -143,9 +143,9 @@ impl Levels {
 }
 
 /// Refuses `tokens` when brackets and type hints nest deeper than
-/// [`MAX_NESTING`] or the statement's tree would be deeper than
+/// [`super::MAX_NESTING`] or the statement's tree would be deeper than
 /// [`MAX_EXPRESSION_DEPTH`]. See the module documentation.
-pub(super) fn check(text: &str, tokens: &[Token]) -> Result<(), Error> {
+pub(super) fn check(text: &str, tokens: &[Token], max_nesting: usize) -> Result<(), Error> {
     let mut levels = Levels::new();
     let mut previous: Option<TokenKind> = None;
     for token in tokens {
@@ -180,11 +180,11 @@ pub(super) fn check(text: &str, tokens: &[Token]) -> Result<(), Error> {
             _ if separates(kind) => levels.separate(),
             _ => {}
         }
-        if levels.nesting > MAX_NESTING {
+        if levels.nesting > max_nesting {
             return Err(too_deep(
                 text,
                 token,
-                format!("nesting deeper than {MAX_NESTING} levels is not supported"),
+                format!("nesting deeper than {max_nesting} levels is not supported"),
                 format!("nesting level {} starts here", levels.nesting),
             ));
         }

@@ -1,0 +1,116 @@
+//! Limits that keep one statement from exhausting the process, shared by
+//! every mode and set by the `[limits]` table of `widerow.toml` (or a flag
+//! per limit). Where Cassandra has a setting the default is Cassandra's;
+//! the others are widerow's own, stated here.
+
+/// The limits a session enforces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Longest statement text, in bytes (`statement_size`). widerow's own:
+    /// 1 MiB, far above any hand-written statement.
+    pub statement_size: usize,
+    /// Deepest nesting of brackets and type hints (`nesting_depth`).
+    /// widerow's own: 48; the parser cannot go deeper.
+    pub nesting_depth: usize,
+    /// Most values in one IN list (`in_list_length`). widerow's own: 10,000.
+    pub in_list_length: usize,
+    /// A batch whose mutations are larger than this many bytes gets
+    /// Cassandra's warning (`batch_size_warn_threshold`, Cassandra's 5 KiB).
+    pub batch_size_warn_threshold: usize,
+    /// A batch larger than this is refused (`batch_size_fail_threshold`,
+    /// Cassandra's 50 KiB).
+    pub batch_size_fail_threshold: usize,
+    /// Most elements in one collection value (`collection_size`).
+    /// widerow's own: 65,535, the most a set or map could hold in
+    /// Cassandra's older protocol.
+    pub collection_size: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            statement_size: 1 << 20,
+            nesting_depth: crate::syntax::MAX_NESTING,
+            in_list_length: 10_000,
+            batch_size_warn_threshold: 5 * 1024,
+            batch_size_fail_threshold: 50 * 1024,
+            collection_size: 65_535,
+        }
+    }
+}
+
+/// The keys `[limits]` accepts, each with the flag that overrides it.
+pub const LIMIT_KEYS: &[(&str, &str)] = &[
+    ("statement_size", "--max-statement-size"),
+    ("nesting_depth", "--max-nesting-depth"),
+    ("in_list_length", "--max-in-list-length"),
+    ("batch_size_warn_threshold", "--batch-size-warn-threshold"),
+    ("batch_size_fail_threshold", "--batch-size-fail-threshold"),
+    ("collection_size", "--max-collection-size"),
+];
+
+impl Limits {
+    /// Reads a `[limits]` table: every key optional, each a positive
+    /// integer; unknown keys are refused by name.
+    pub fn from_table(table: &toml::Table) -> Result<Limits, String> {
+        let mut limits = Limits::default();
+        for (key, value) in table {
+            let n = value
+                .as_integer()
+                .filter(|n| *n > 0)
+                .and_then(|n| usize::try_from(n).ok())
+                .ok_or_else(|| format!("[limits] {key} must be a positive integer"))?;
+            limits.set(key, n)?;
+        }
+        if limits.nesting_depth > crate::syntax::MAX_NESTING {
+            return Err(format!(
+                "[limits] nesting_depth cannot exceed {}",
+                crate::syntax::MAX_NESTING
+            ));
+        }
+        Ok(limits)
+    }
+
+    /// Sets the limit named `key` (a `[limits]` key).
+    pub fn set(&mut self, key: &str, value: usize) -> Result<(), String> {
+        let slot = match key {
+            "statement_size" => &mut self.statement_size,
+            "nesting_depth" => &mut self.nesting_depth,
+            "in_list_length" => &mut self.in_list_length,
+            "batch_size_warn_threshold" => &mut self.batch_size_warn_threshold,
+            "batch_size_fail_threshold" => &mut self.batch_size_fail_threshold,
+            "collection_size" => &mut self.collection_size,
+            other => {
+                let known: Vec<&str> = LIMIT_KEYS.iter().map(|(k, _)| *k).collect();
+                return Err(format!(
+                    "unknown key `{other}` in [limits] (expected one of {})",
+                    known.join(", ")
+                ));
+            }
+        };
+        *slot = value;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_overrides_defaults_and_refuses_unknown_keys() {
+        let table: toml::Table = "statement_size = 100\nbatch_size_fail_threshold = 2048"
+            .parse()
+            .unwrap();
+        let limits = Limits::from_table(&table).unwrap();
+        assert_eq!(limits.statement_size, 100);
+        assert_eq!(limits.batch_size_fail_threshold, 2048);
+        assert_eq!(limits.batch_size_warn_threshold, 5 * 1024);
+        let bad: toml::Table = "statment_size = 1".parse().unwrap();
+        assert!(Limits::from_table(&bad)
+            .unwrap_err()
+            .contains("statment_size"));
+        let negative: toml::Table = "in_list_length = -1".parse().unwrap();
+        assert!(Limits::from_table(&negative).is_err());
+    }
+}
