@@ -244,7 +244,10 @@ impl Error {
     /// followed by ` info={…}` when the error carries [`ErrorInfo`].
     pub fn cqlsh_text(&self) -> String {
         let summary = match self.kind {
-            ErrorKind::SyntaxException | ErrorKind::AlreadyExists => {
+            ErrorKind::AlreadyExists => {
+                return format!("{}: {}", self.kind.name(), already_exists_text(&self.message));
+            }
+            ErrorKind::SyntaxException => {
                 return format!("{}: {}", self.kind.name(), self.message);
             }
             ErrorKind::ConfigurationException | ErrorKind::ServerError => {
@@ -266,6 +269,26 @@ impl Error {
         }
         text
     }
+}
+
+/// What the Python driver's `AlreadyExists` says, as cqlsh prints it: it
+/// keeps only the keyspace and table of the server's error, so
+/// `Cannot add already existing table "t" to keyspace "ks"` reads
+/// `Table 'ks.t' already exists` and `Cannot add existing keyspace "ks"`
+/// reads `Keyspace 'ks' already exists`. Other texts are kept.
+fn already_exists_text(message: &str) -> String {
+    let quoted: Vec<&str> = message.split('"').skip(1).step_by(2).collect();
+    if message.starts_with("Cannot add already existing table") {
+        if let [table, keyspace] = quoted.as_slice() {
+            return format!("Table '{keyspace}.{table}' already exists");
+        }
+    }
+    if message.starts_with("Cannot add existing keyspace") {
+        if let [keyspace] = quoted.as_slice() {
+            return format!("Keyspace '{keyspace}' already exists");
+        }
+    }
+    message.to_string()
 }
 
 impl fmt::Display for Error {

@@ -45,9 +45,9 @@ pub struct Cli {
     #[arg(long, value_name = "FILE", global = true)]
     pub config: Option<PathBuf>,
 
-    /// Print the version and exit.
-    #[arg(short = 'v', long = "version", action = clap::ArgAction::Version)]
-    pub version: Option<bool>,
+    /// Print the version (and what widerow emulates) and exit.
+    #[arg(short = 'v', long = "version")]
+    pub version: bool,
 }
 
 /// Flags that shape output, accepted by every mode.
@@ -296,12 +296,20 @@ impl OutputArgs {
     /// forbid it, machine formats never have it, and otherwise only a
     /// terminal gets it.
     pub fn use_color(&self, stream_is_terminal: bool) -> bool {
-        if self.format != Format::Text || self.no_color {
+        let machine = matches!(self.run_format, RunFormat::Json | RunFormat::Csv);
+        if self.format != Format::Text || machine || self.no_color {
             return false;
         }
         if self.color {
             return true;
         }
-        std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && stream_is_terminal
+        std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+            && stream_is_terminal
+            && terminal_has_color()
     }
+}
+
+/// cqlsh's test for a colour terminal: `$TERM` set and not `dumb`.
+fn terminal_has_color() -> bool {
+    std::env::var("TERM").is_ok_and(|term| !term.is_empty() && term != "dumb")
 }

@@ -2,6 +2,7 @@
 
 mod args;
 mod explain;
+mod helper;
 mod inputs;
 mod lint;
 mod parse;
@@ -24,6 +25,10 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return usage_error(e),
     };
+    if cli.version {
+        println!("{}", widerow::shell::version_text());
+        return ExitCode::SUCCESS;
+    }
     if let Err(code) = resolve_format(&mut cli) {
         return code;
     }

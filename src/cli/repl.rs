@@ -1,136 +1,235 @@
-//! The interactive session, kept minimal until the full shell: reads
-//! statements (several lines until the closing `;`, as cqlsh collects
-//! them), runs each in one [`Session`] and prints its result in cqlsh's
-//! interactive layout, or its error as cqlsh prints it (no `FILE:LINE:`
-//! prefix; with colour, the statement with the error underlined).
+//! The interactive session, as cqlsh runs it (cqlsh.md §1.2, §1.5, §1.6):
+//! a banner, the `widerow> ` / `widerow:ks> ` prompt, lines collected until
+//! a statement ends (`   ... ` on the lines after the first), every
+//! statement or shell command run through the library's [`Shell`], results
+//! paged with `---MORE---`. Ctrl-C drops the statement being typed, Ctrl-D
+//! leaves. History lives in `~/.widerow_history` (or `$WIDEROW_HISTORY`),
+//! one entry per statement with its line breaks made spaces, as cqlsh keeps
+//! it. Tab completes from the grammar and the live schema; with colour on,
+//! the input is highlighted by the project's lexer.
 
-use std::io;
+use std::cell::RefCell;
+use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::rc::Rc;
 
-use rustyline::completion::Completer;
+use rustyline::config::{ColorMode, CompletionType, Config};
 use rustyline::error::ReadlineError;
-use rustyline::highlight::Highlighter;
-use rustyline::hint::Hinter;
-use rustyline::validate::{ValidationContext, ValidationResult, Validator};
-use rustyline::{Editor, Helper};
-use widerow::syntax::lexer::Lexer;
-use widerow::{Session, StatementSplitter};
+use rustyline::history::DefaultHistory;
+use rustyline::Editor;
+use widerow::shell::input::Pending;
+use widerow::shell::{banner, Reply, Shell, LINE_COMMANDS};
+use widerow::StatementSplitter;
 
-use super::args::{Cli, OutputArgs};
-use super::run::Printer;
+use super::args::Cli;
+use super::helper::ReplHelper;
 use super::session;
 
-/// Words that end the session.
-const EXIT_COMMANDS: [&str; 2] = ["exit", "quit"];
+/// History entries kept in the file.
+const HISTORY_SIZE: usize = 2000;
 
-/// Tells rustyline when the typed text is a whole statement, so that Enter
-/// inside an open statement starts a new line instead of running it, and a
-/// multi-line statement is one history entry.
-struct StatementValidator;
+/// cqlsh's prompt after three empty lines inside an unfinished statement.
+const TERMINATE_HINT: &str =
+    "Statements are terminated with a ';'.  You can press CTRL-C to cancel an incomplete statement.";
 
-impl Validator for StatementValidator {
-    fn validate(&self, ctx: &mut ValidationContext<'_>) -> rustyline::Result<ValidationResult> {
-        Ok(if is_complete(ctx.input()) {
-            ValidationResult::Valid(None)
-        } else {
-            ValidationResult::Incomplete
-        })
-    }
-}
+/// What cqlsh prints between result pages, waiting for Enter.
+const MORE: &str = "---MORE---";
 
-/// Whether `input` ends with a whole statement: nothing left open (string,
-/// `$$` body, quoted name, comment) and the last statement terminated.
-fn is_complete(input: &str) -> bool {
-    if Lexer::new(input)
-        .last()
-        .is_some_and(|t| t.kind.is_unterminated())
-    {
-        return false;
-    }
-    StatementSplitter::new(input.as_bytes())
-        .with_line_commands(&EXIT_COMMANDS)
-        .filter_map(Result::ok)
-        .last()
-        .is_none_or(|s| s.terminated)
-}
-
-impl Completer for StatementValidator {
-    type Candidate = String;
-}
-impl Hinter for StatementValidator {
-    type Hint = String;
-}
-impl Highlighter for StatementValidator {}
-impl Helper for StatementValidator {}
+type LineEditor = Editor<ReplHelper, DefaultHistory>;
 
 /// Runs the interactive session until EXIT, QUIT or Ctrl-D.
 pub fn run(cli: &Cli) -> ExitCode {
-    let mut session = match session::start_session(&cli.cluster, false) {
+    let session = match session::start_session(&cli.cluster, false) {
         Ok((session, _)) => session,
         Err(message) => {
             eprintln!("widerow: {message}");
             return ExitCode::from(1);
         }
     };
-    let mut editor: Editor<StatementValidator, _> = match Editor::new() {
+    let settings = session::settings(cli, true, false);
+    let machine = settings.format.is_machine();
+    let color = settings.color;
+    let mut repl = Repl {
+        shell: Rc::new(RefCell::new(Shell::new(session, settings))),
+        pending: Rc::new(RefCell::new(Pending::new(LINE_COMMANDS))),
+        empty_lines: 0,
+        history: history_file(),
+    };
+    let mut editor = match repl.editor(color) {
         Ok(editor) => editor,
         Err(e) => {
             eprintln!("widerow: cannot open the line editor: {e}");
             return ExitCode::from(1);
         }
     };
-    editor.set_helper(Some(StatementValidator));
-    println!(
-        "widerow {} — an in-memory Cassandra. EXIT or Ctrl-D to leave.",
-        env!("CARGO_PKG_VERSION")
-    );
-    loop {
-        match editor.readline(&prompt(&session)) {
-            Ok(input) => {
-                let _ = editor.add_history_entry(input.replace('\n', " "));
-                if !run_input(&mut session, &input, &cli.output) {
+    if !machine {
+        print!("{}", banner());
+    }
+    let code = repl.run(&mut editor);
+    if let Some(path) = &repl.history {
+        let _ = editor.save_history(path);
+    }
+    code
+}
+
+/// The REPL's state between lines.
+struct Repl {
+    shell: Rc<RefCell<Shell>>,
+    pending: Rc<RefCell<Pending>>,
+    /// Empty lines typed in a row inside an unfinished statement.
+    empty_lines: usize,
+    history: Option<PathBuf>,
+}
+
+impl Repl {
+    fn editor(&self, color: bool) -> rustyline::Result<LineEditor> {
+        let config = Config::builder()
+            .completion_type(CompletionType::List)
+            .max_history_size(HISTORY_SIZE)?
+            .history_ignore_dups(true)?
+            .auto_add_history(false)
+            .color_mode(if color {
+                ColorMode::Forced
+            } else {
+                ColorMode::Disabled
+            })
+            .build();
+        let mut editor = LineEditor::with_config(config)?;
+        editor.set_helper(Some(ReplHelper {
+            shell: Rc::clone(&self.shell),
+            pending: Rc::clone(&self.pending),
+            color,
+        }));
+        if let Some(path) = &self.history {
+            let _ = editor.load_history(path);
+        }
+        let mut shell = self.shell.borrow_mut();
+        for entry in editor.history().iter() {
+            shell.add_history(entry.clone());
+        }
+        Ok(editor)
+    }
+
+    fn run(&mut self, editor: &mut LineEditor) -> ExitCode {
+        loop {
+            let prompt = self.prompt();
+            match editor.readline(&prompt) {
+                Ok(line) => {
+                    if self.line(editor, &line) {
+                        return ExitCode::SUCCESS;
+                    }
+                }
+                Err(ReadlineError::Interrupted) => {
+                    self.pending.borrow_mut().take();
+                    self.empty_lines = 0;
+                }
+                Err(ReadlineError::Eof) => {
+                    println!();
+                    let text = self.pending.borrow_mut().take();
+                    self.execute(editor, &text);
                     return ExitCode::SUCCESS;
                 }
-            }
-            Err(ReadlineError::Interrupted) => continue,
-            Err(ReadlineError::Eof) => return ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("widerow: {e}");
-                return ExitCode::from(1);
+                Err(e) => {
+                    eprintln!("widerow: {e}");
+                    return ExitCode::from(1);
+                }
             }
         }
     }
-}
 
-/// cqlsh's prompt with widerow's name: `widerow> `, or `widerow:ks> ` once
-/// a keyspace is in use (cqlsh.md §1.5).
-fn prompt(session: &Session) -> String {
-    match session.keyspace() {
-        Some(keyspace) => format!("widerow:{keyspace}> "),
-        None => "widerow> ".to_string(),
+    /// The prompt for the next line: the shell's, its continuation, or
+    /// cqlsh's reminder after three empty lines in an open statement.
+    fn prompt(&mut self) -> String {
+        let shell = self.shell.borrow();
+        if self.pending.borrow().is_empty() {
+            return shell.prompt();
+        }
+        if self.empty_lines >= 3 {
+            self.empty_lines = 0;
+            return TERMINATE_HINT.to_string();
+        }
+        shell.continuation_prompt()
     }
-}
 
-/// Runs one entry's statements; returns false when the session should end.
-fn run_input(session: &mut Session, input: &str, output: &OutputArgs) -> bool {
-    let statements = StatementSplitter::new(input.as_bytes()).with_line_commands(&EXIT_COMMANDS);
-    let stdout = io::stdout();
-    let mut printer = Printer::interactive(output, stdout.lock());
-    for statement in statements.filter_map(Result::ok) {
-        let word = statement
-            .text
-            .trim_end_matches(';')
-            .trim()
-            .to_ascii_lowercase();
-        if EXIT_COMMANDS.contains(&word.as_str()) {
-            printer.flush();
+    /// Takes one line; runs the buffer when it holds whole statements.
+    /// Returns whether the session should end.
+    fn line(&mut self, editor: &mut LineEditor, line: &str) -> bool {
+        let mut pending = self.pending.borrow_mut();
+        pending.push_line(line);
+        if !pending.is_complete() {
+            self.empty_lines = if line.trim().is_empty() {
+                self.empty_lines + 1
+            } else {
+                0
+            };
             return false;
         }
-        let _ = match session.execute(&statement.text) {
-            Ok(result) => printer.result(&statement, &result),
-            Err(error) => printer.error(&statement, &error),
-        };
+        self.empty_lines = 0;
+        let has_statement = pending.has_statement();
+        let text = pending.take();
+        drop(pending);
+        if !has_statement {
+            return false;
+        }
+        let entry = text.trim().replace('\n', " ");
+        let _ = editor.add_history_entry(entry.as_str());
+        if let Some(path) = &self.history {
+            let _ = editor.save_history(path);
+        }
+        self.shell.borrow_mut().add_history(entry);
+        self.execute(editor, &text)
     }
-    printer.flush();
-    true
+
+    /// Runs the statements of `text`; returns whether one asked to exit.
+    fn execute(&mut self, editor: &mut LineEditor, text: &str) -> bool {
+        let statements = StatementSplitter::new(text.as_bytes()).with_line_commands(LINE_COMMANDS);
+        for statement in statements.filter_map(Result::ok) {
+            let mut replies = Vec::new();
+            let pause = {
+                let mut shell = self.shell.borrow_mut();
+                shell.run_into("<stdin>", &statement, &mut |reply| replies.push(reply));
+                let settings = shell.settings();
+                settings.page_size.is_some()
+                    && !settings.format.is_machine()
+                    && !shell.is_capturing()
+                    && io::stdout().is_terminal()
+            };
+            let mut exit = false;
+            for reply in replies {
+                exit |= reply.exit;
+                print_reply(editor, reply, pause);
+            }
+            if exit {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// Prints a reply's pages, pausing with `---MORE---` between them when
+/// `pause` (Ctrl-C or Ctrl-D there drops the rest), then its errors.
+fn print_reply(editor: &mut LineEditor, reply: Reply, pause: bool) {
+    let mut stdout = io::stdout().lock();
+    let pages = reply.out.len();
+    for (i, page) in reply.out.iter().enumerate() {
+        let _ = stdout.write_all(page.as_bytes());
+        let _ = stdout.flush();
+        if pause && i + 1 < pages && editor.readline(MORE).is_err() {
+            break;
+        }
+    }
+    let _ = stdout.flush();
+    if !reply.err.is_empty() {
+        let _ = io::stderr().lock().write_all(reply.err.as_bytes());
+    }
+}
+
+/// `$WIDEROW_HISTORY`, else `~/.widerow_history`; none without a home.
+fn history_file() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("WIDEROW_HISTORY") {
+        return (!path.is_empty()).then(|| PathBuf::from(path));
+    }
+    std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".widerow_history"))
 }

@@ -1,11 +1,14 @@
 //! Building the planning context from the cluster flags, and the session
 //! statements run in: `--schema` run first, `-k` as a `USE`.
 
+use std::io::IsTerminal;
+
 use widerow::cluster::{ConsistencyLevel, Coordinator, Ring};
 use widerow::planner::PlanContext;
+use widerow::shell::{Format, Settings};
 use widerow::{Error, Session};
 
-use super::args::ClusterArgs;
+use super::args::{Cli, ClusterArgs, RunFormat};
 use super::inputs::Input;
 
 /// `dc1:3,dc2:2` as data centre names and node counts.
@@ -122,4 +125,24 @@ pub fn start_session(args: &ClusterArgs, stop_on_error: bool) -> Result<(Session
             .map_err(|e| format!("-k {keyspace}: {}", e.message()))?;
     }
     Ok((session, failures))
+}
+
+/// The shell's settings from the flags: the format, and colour as cqlsh
+/// decides it (`-C` forces it; `--no-color`, a non-empty `NO_COLOR`, the
+/// machine formats and `-f` scripts never have it; otherwise only a colour
+/// terminal on standard output gets it).
+pub fn settings(cli: &Cli, interactive: bool, file: bool) -> Settings {
+    let format = match cli.output.run_format {
+        RunFormat::Table => Format::Table,
+        RunFormat::Expanded => Format::Expanded,
+        RunFormat::Json => Format::Json,
+        RunFormat::Csv => Format::Csv,
+    };
+    let terminal = std::io::stdout().is_terminal() && !file;
+    Settings {
+        format,
+        color: cli.output.use_color(terminal),
+        interactive,
+        ..Settings::default()
+    }
 }

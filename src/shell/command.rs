@@ -2,7 +2,13 @@
 //! to the server. They are recognised by their first word, end at the end
 //! of their line (or at `;`), and are case-insensitive (cqlsh.md §2).
 
-use std::path::PathBuf;
+use std::fs::{File, OpenOptions};
+use std::io::{BufReader, Write};
+use std::path::{Path, PathBuf};
+
+use super::{describe, help, save, trace, Reply, Shell};
+use crate::cluster::ConsistencyLevel;
+use crate::syntax::script::{ScriptStatement, StatementSplitter};
 
 /// The first words of shell commands: the statement splitter ends these at
 /// the end of their line, as cqlsh does.
@@ -205,6 +211,322 @@ pub fn parse(text: &str) -> Option<Command> {
         "cluster" => Some(Command::Cluster(rest.to_string())),
         "unicode" => improper("UNICODE"),
         _ => None,
+    }
+}
+
+/// How deep SOURCE may nest (a file sourcing itself stops here).
+const MAX_SOURCE_DEPTH: usize = 16;
+
+impl Shell {
+    /// Runs a shell command.
+    pub(super) fn command(
+        &mut self,
+        source: &str,
+        statement: &ScriptStatement,
+        command: Command,
+    ) -> Reply {
+        // Describe, Save, Cluster report through `report`, which prefixes.
+        let own_errors = !matches!(
+            command,
+            Command::Describe(_) | Command::Save(_) | Command::Cluster(_) | Command::Copy(_)
+        );
+        let reply = self.command_reply(source, statement, command);
+        if own_errors {
+            self.prefix_errors(source, statement, reply)
+        } else {
+            reply
+        }
+    }
+
+    /// In batch mode cqlsh prefixes every error line with `FILE:LINE:`.
+    pub(super) fn prefix_errors(
+        &self,
+        source: &str,
+        statement: &ScriptStatement,
+        mut reply: Reply,
+    ) -> Reply {
+        if let Some(name) = self.prefix(source) {
+            reply.err = reply
+                .err
+                .lines()
+                .map(|l| format!("{name}:{}:{l}\n", statement.line))
+                .collect();
+        }
+        reply
+    }
+
+    fn command_reply(
+        &mut self,
+        source: &str,
+        statement: &ScriptStatement,
+        command: Command,
+    ) -> Reply {
+        match command {
+            Command::Exit => Reply {
+                exit: true,
+                ..Reply::default()
+            },
+            Command::Clear => Reply::out("\x1b[2J\x1b[H"),
+            Command::Improper(message) => Reply::error(format!("{message}\n")),
+            Command::Expand(t) => toggle_reply("EXPAND", &mut self.settings.expand, t),
+            Command::Tracing(t) => toggle_reply("TRACING", &mut self.settings.tracing, t),
+            Command::Paging(p) => self.paging(p),
+            Command::Consistency(level) => self.consistency(level),
+            Command::SerialConsistency(level) => self.serial_consistency(level),
+            Command::Show(what) => self.show(&what),
+            Command::Help(topic) => match help::help(topic.as_deref()) {
+                Ok(text) => Reply::out(text),
+                Err(text) => Reply::error(text),
+            },
+            // Reached only through `command` called directly: `run_into`
+            // streams SOURCE itself.
+            Command::Source(_) => self.run(source, statement),
+            Command::Capture(target) => self.capture_command(target),
+            Command::History(n) => self.history(n),
+            Command::Describe(rest) => match describe::describe(&self.session, &rest) {
+                Ok(text) => Reply::out(text),
+                Err(error) if self.settings.format == super::Format::Json => {
+                    self.report(source, statement, &error)
+                }
+                // DESCRIBE runs on the server since Cassandra 4.0; cqlsh
+                // prints the server's message alone.
+                Err(error) => self.prefix_errors(
+                    source,
+                    statement,
+                    Reply::error(format!("{}\n", error.message())),
+                ),
+            },
+            Command::Copy(text) => super::copy::copy(self, &text),
+            Command::Save(path) => match save::save(&self.session, &path) {
+                Ok(text) => Reply::out(text),
+                Err(error) => self.report(source, statement, &error),
+            },
+            Command::Cluster(rest) => match trace::cluster(&mut self.session, &rest) {
+                Ok(text) => Reply::out(text),
+                Err(error) => self.report(source, statement, &error),
+            },
+        }
+    }
+
+    fn paging(&mut self, paging: Paging) -> Reply {
+        let size = self
+            .settings
+            .page_size
+            .unwrap_or(crate::render::table::DEFAULT_PAGE_SIZE);
+        match paging {
+            Paging::Toggle(Toggle::Show) => match self.settings.page_size {
+                Some(n) => Reply::out(format!("PAGING is ON\nPage size: {n}\n")),
+                None => Reply::line("PAGING is OFF"),
+            },
+            Paging::Toggle(Toggle::On) => {
+                let was = self.settings.page_size.is_some();
+                self.settings.page_size = Some(size);
+                let head = if was {
+                    "PAGING is already ON"
+                } else {
+                    "PAGING set to ON"
+                };
+                Reply::out(format!("{head}\nPage size: {size}\n"))
+            }
+            Paging::Toggle(Toggle::Off) => {
+                let was = self.settings.page_size.take().is_some();
+                Reply::line(if was {
+                    "PAGING set to OFF"
+                } else {
+                    "PAGING is already OFF"
+                })
+            }
+            Paging::Size(n) => {
+                self.settings.page_size = Some(n);
+                Reply::line(format!("Page size: {n}"))
+            }
+        }
+    }
+
+    fn consistency(&mut self, level: Option<String>) -> Reply {
+        match level {
+            None => Reply::line(format!(
+                "Current consistency level is {}.",
+                self.session.context().consistency.name()
+            )),
+            Some(text) => match text.parse::<ConsistencyLevel>() {
+                Ok(level) => {
+                    self.session.set_consistency(level);
+                    Reply::line(format!("Consistency level set to {}.", level.name()))
+                }
+                Err(_) => Reply::error("Improper CONSISTENCY command.\n"),
+            },
+        }
+    }
+
+    fn serial_consistency(&mut self, level: Option<String>) -> Reply {
+        match level {
+            None => Reply::line(format!(
+                "Current serial consistency level is {}.",
+                self.settings.serial_consistency.name()
+            )),
+            Some(text) => match text.parse::<ConsistencyLevel>() {
+                Ok(level) if level.is_serial() => {
+                    self.settings.serial_consistency = level;
+                    Reply::line(format!("Serial consistency level set to {}.", level.name()))
+                }
+                _ => Reply::error("Improper SERIAL CONSISTENCY command.\n"),
+            },
+        }
+    }
+
+    fn show(&self, what: &str) -> Reply {
+        let lower = what.to_ascii_lowercase();
+        match lower.split_whitespace().next().unwrap_or("") {
+            "version" => Reply::line(super::version_line()),
+            "host" => Reply::line(format!(
+                "Connected to widerow at {} (simulated)",
+                self.session
+                    .context()
+                    .ring
+                    .nodes()
+                    .first()
+                    .map_or("127.0.0.1".to_string(), |n| n.address.to_string())
+            )),
+            "session" => Reply::line(format!(
+                "Session {} wasn't found.",
+                what.split_whitespace().nth(1).unwrap_or("")
+            )),
+            _ => Reply::error("Improper SHOW command.\n"),
+        }
+    }
+
+    /// `HISTORY [n]`: the last n entries before this command (n, once
+    /// given, stays the length shown, as in cqlsh).
+    fn history(&mut self, n: Option<usize>) -> Reply {
+        if let Some(n) = n {
+            self.history_shown = n;
+        }
+        let before = self.history.len().saturating_sub(1);
+        let from = before.saturating_sub(self.history_shown);
+        let text: String = self
+            .history
+            .range(from..before)
+            .map(|entry| format!("{entry}\n"))
+            .collect();
+        Reply::out(text)
+    }
+
+    /// SOURCE: the file's statements run as a batch-mode sub-shell (errors
+    /// prefixed with the file's name and line), each reply handed to `sink`
+    /// as it comes. EXIT in the file ends only the file.
+    pub(super) fn source(
+        &mut self,
+        source: &str,
+        statement: &ScriptStatement,
+        path: &Path,
+        sink: &mut dyn FnMut(Reply),
+    ) {
+        let name = path.display().to_string();
+        let fail = |shell: &Shell, text: String| {
+            shell.prefix_errors(source, statement, Reply::error(text))
+        };
+        let file = match File::open(path) {
+            Ok(file) => file,
+            Err(e) => {
+                let reason = match e.kind() {
+                    std::io::ErrorKind::NotFound => "[Errno 2] No such file or directory",
+                    _ => "[Errno 13] Permission denied",
+                };
+                let message = format!("Could not open '{name}': {reason}: '{name}'\n");
+                return sink(fail(self, message));
+            }
+        };
+        if self.source_depth >= MAX_SOURCE_DEPTH {
+            return sink(fail(self, format!("{name}: SOURCE nested too deeply\n")));
+        }
+        self.source_depth += 1;
+        let interactive = std::mem::replace(&mut self.settings.interactive, false);
+        let statements =
+            StatementSplitter::new(BufReader::new(file)).with_line_commands(LINE_COMMANDS);
+        for statement in statements {
+            let statement = match statement {
+                Ok(statement) => statement,
+                Err(e) => {
+                    sink(Reply::error(format!("{name}: {e}\n")));
+                    break;
+                }
+            };
+            let mut exit = false;
+            self.run_into(&name, &statement, &mut |mut reply| {
+                exit |= std::mem::take(&mut reply.exit);
+                sink(reply)
+            });
+            if exit {
+                break;
+            }
+        }
+        self.settings.interactive = interactive;
+        self.source_depth -= 1;
+    }
+
+    fn capture_command(&mut self, target: Option<CaptureTarget>) -> Reply {
+        match (target, &self.capture) {
+            (None, Some(path)) => Reply::line(format!(
+                "Currently capturing query output to '{}'.",
+                path.display()
+            )),
+            (None, None) => Reply::line("Currently not capturing query output."),
+            (Some(CaptureTarget::Off), None) => Reply::error("Not currently capturing output.\n"),
+            (Some(CaptureTarget::Off), Some(_)) => {
+                self.capture = None;
+                Reply::default()
+            }
+            (Some(CaptureTarget::File(_)), Some(path)) => Reply::error(format!(
+                "Already capturing output to {}. Use CAPTURE OFF to disable.\n",
+                path.display()
+            )),
+            (Some(CaptureTarget::File(path)), None) => {
+                if let Err(e) = OpenOptions::new().create(true).append(true).open(&path) {
+                    return Reply::error(format!(
+                        "Unable to open '{}' for writing: {e}\n",
+                        path.display()
+                    ));
+                }
+                let reply = Reply::line(format!(
+                    "Now capturing query output to '{}'.",
+                    path.display()
+                ));
+                self.capture = Some(path);
+                reply
+            }
+        }
+    }
+
+    /// Appends query output to the CAPTURE file (the reply still goes to
+    /// standard output, as in cqlsh).
+    pub(super) fn capture(&self, reply: &Reply) {
+        let Some(path) = &self.capture else {
+            return;
+        };
+        if reply.out.is_empty() {
+            return;
+        }
+        if let Ok(mut file) = OpenOptions::new().create(true).append(true).open(path) {
+            let _ = file.write_all(reply.stdout().as_bytes());
+        }
+    }
+}
+
+/// `EXPAND` / `TRACING` with their argument: show, set, or say it already is.
+fn toggle_reply(name: &str, flag: &mut bool, toggle: Toggle) -> Reply {
+    let state = |on: bool| if on { "ON" } else { "OFF" };
+    match toggle {
+        Toggle::Show => Reply::line(format!("{name} is {}", state(*flag))),
+        Toggle::On | Toggle::Off => {
+            let on = toggle == Toggle::On;
+            if *flag == on {
+                Reply::line(format!("{name} is already {}", state(on)))
+            } else {
+                *flag = on;
+                Reply::line(format!("{name} set to {}", state(on)))
+            }
+        }
     }
 }
 

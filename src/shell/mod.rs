@@ -6,18 +6,22 @@
 //! shell command, as the statement splitter yields it, and returns a
 //! [`Reply`]: the text for standard output (in pages, for the pager), the
 //! text for standard error, and whether it failed or asked to exit. Nothing
-//! here touches a terminal.
+//! here touches a terminal: the REPL's completion ([`complete`]), syntax
+//! highlighting ([`highlight`]) and statement collection ([`input`]) are
+//! pure functions of the text and the session's catalog too.
 
 pub mod command;
+pub mod complete;
 pub mod copy;
 pub mod describe;
 pub mod help;
+pub mod highlight;
+pub mod input;
 pub mod report;
 pub mod save;
 pub mod trace;
 
-use std::fs::OpenOptions;
-use std::io::Write;
+use std::collections::VecDeque;
 use std::path::PathBuf;
 
 use crate::cluster::ConsistencyLevel;
@@ -25,9 +29,17 @@ use crate::error::Error;
 use crate::exec::ResultSet;
 use crate::render::{csv, error_record, expanded_pages, result_record, table_pages, TableOptions};
 use crate::session::Session;
+use crate::syntax::lexer::{Lexer, TokenKind};
 use crate::syntax::script::ScriptStatement;
 
 pub use command::{Command, Toggle, LINE_COMMANDS};
+
+/// What cqlsh prints when the input ends inside a statement not closed by
+/// `;` (cqlsh.md §1.3).
+pub const INCOMPLETE: &str = "Incomplete statement at end of file";
+
+/// How many history entries the shell keeps for `HISTORY`.
+const HISTORY_KEPT: usize = 1000;
 
 /// How results are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,6 +52,13 @@ pub enum Format {
     Json,
     /// CSV blocks.
     Csv,
+}
+
+impl Format {
+    /// JSON Lines and CSV are for tools: no colour, banner or pager.
+    pub fn is_machine(self) -> bool {
+        matches!(self, Format::Json | Format::Csv)
+    }
 }
 
 /// The shell's settings, as cqlsh's flags and commands set them.
@@ -114,6 +133,14 @@ impl Reply {
     pub fn stdout(&self) -> String {
         self.out.concat()
     }
+
+    /// Adds `other` after this reply (SOURCE gathers its statements' replies).
+    pub fn append(&mut self, other: Reply) {
+        self.out.extend(other.out);
+        self.err.push_str(&other.err);
+        self.failed |= other.failed;
+        self.exit |= other.exit;
+    }
 }
 
 /// A session with cqlsh's shell around it.
@@ -124,6 +151,8 @@ pub struct Shell {
     capture: Option<PathBuf>,
     csv_blocks: usize,
     source_depth: usize,
+    history: VecDeque<String>,
+    history_shown: usize,
 }
 
 impl Shell {
@@ -135,6 +164,8 @@ impl Shell {
             capture: None,
             csv_blocks: 0,
             source_depth: 0,
+            history: VecDeque::new(),
+            history_shown: 50,
         }
     }
 
@@ -158,6 +189,11 @@ impl Shell {
         &mut self.settings
     }
 
+    /// Whether CAPTURE is on (cqlsh does not pause between pages then).
+    pub fn is_capturing(&self) -> bool {
+        self.capture.is_some()
+    }
+
     /// cqlsh's prompt with widerow's name: `widerow> `, or `widerow:ks> `.
     pub fn prompt(&self) -> String {
         match self.session.keyspace() {
@@ -166,15 +202,58 @@ impl Shell {
         }
     }
 
+    /// cqlsh's continuation prompt: `... ` right-aligned under the prompt
+    /// (`   ... `, or `           ... ` after `USE ks`; cqlsh.md §1.5).
+    pub fn continuation_prompt(&self) -> String {
+        let width = self.prompt().chars().count();
+        format!("{}... ", " ".repeat(width.saturating_sub(4)))
+    }
+
+    /// Remembers a history entry for `HISTORY` (the REPL adds each
+    /// statement as it is entered, newlines made spaces).
+    pub fn add_history(&mut self, entry: impl Into<String>) {
+        if self.history.len() == HISTORY_KEPT {
+            self.history.pop_front();
+        }
+        self.history.push_back(entry.into());
+    }
+
+    /// Completion candidates for `line` with the cursor at byte `cursor`,
+    /// from the session's current schema (see [`complete::complete`]).
+    pub fn complete(&self, line: &str, cursor: usize) -> complete::Completion {
+        complete::complete(self.session.context(), line, cursor)
+    }
+
     /// Runs one statement or shell command read from `source` (a file name,
     /// or `<stdin>`).
     pub fn run(&mut self, source: &str, statement: &ScriptStatement) -> Reply {
-        let reply = match command::parse(&statement.text) {
-            Some(command) => self.command(source, statement, command),
-            None => self.cql(source, statement),
+        let mut total = Reply::default();
+        self.run_into(source, statement, &mut |reply| total.append(reply));
+        total
+    }
+
+    /// Runs one statement or shell command, handing its output to `sink` as
+    /// it is produced (SOURCE hands over each of its file's statements in
+    /// turn, so a long sourced file is never held whole).
+    pub fn run_into(
+        &mut self,
+        source: &str,
+        statement: &ScriptStatement,
+        sink: &mut dyn FnMut(Reply),
+    ) {
+        let reply = if !statement.terminated {
+            self.incomplete(source, statement)
+        } else if let Some(reply) = self.lexing_error(source, statement) {
+            reply
+        } else {
+            match command::parse(&statement.text) {
+                Some(Command::Source(path)) => return self.source(source, statement, &path, sink),
+                Some(command) => self.command(source, statement, command),
+                None => self.cql(source, statement),
+            }
         };
         self.capture(&reply);
-        reply
+        sink(reply);
     }
 
     fn cql(&mut self, source: &str, statement: &ScriptStatement) -> Reply {
@@ -204,32 +283,32 @@ impl Shell {
             interactive: self.settings.interactive,
             page_size: self.settings.page_size,
         };
-        match self.settings.format {
-            Format::Json => Reply::line(result_record(None, statement.line, result, true)),
-            Format::Csv => {
-                let block = csv(result);
-                let mut reply = Reply::default();
-                if !block.is_empty() {
-                    let separator = if self.csv_blocks > 0 { "\n" } else { "" };
-                    reply.out.push(format!("{separator}{block}"));
-                    self.csv_blocks += 1;
-                }
-                reply.err = crate::render::warnings_block(&result.warnings);
-                reply
-            }
-            Format::Expanded => Reply {
-                out: expanded_pages(result, &options),
-                ..Reply::default()
-            },
-            Format::Table if self.settings.expand => Reply {
-                out: expanded_pages(result, &options),
-                ..Reply::default()
-            },
-            Format::Table => Reply {
-                out: table_pages(result, &options),
-                ..Reply::default()
-            },
+        let pages = match self.settings.format {
+            Format::Json => return Reply::line(result_record(None, statement.line, result, true)),
+            Format::Csv => return self.render_csv(result),
+            Format::Expanded => expanded_pages(result, &options),
+            Format::Table if self.settings.expand => expanded_pages(result, &options),
+            Format::Table => table_pages(result, &options),
+        };
+        Reply {
+            out: pages,
+            ..Reply::default()
         }
+    }
+
+    /// A CSV block, separated from the previous one by a blank line. CSV has
+    /// no place for warnings: they go to standard error, as cqlsh prints
+    /// them (cqlsh.md §3.4).
+    fn render_csv(&mut self, result: &ResultSet) -> Reply {
+        let block = csv(result);
+        let mut reply = Reply::default();
+        if !block.is_empty() {
+            let separator = if self.csv_blocks > 0 { "\n" } else { "" };
+            reply.out.push(format!("{separator}{block}"));
+            self.csv_blocks += 1;
+        }
+        reply.err = crate::render::warnings_block(&result.warnings);
+        reply
     }
 
     /// A failed statement, reported as the format and mode want it.
@@ -244,229 +323,94 @@ impl Shell {
             reply.failed = true;
             return reply;
         }
-        let prefix = (!self.settings.interactive).then_some(source);
         Reply::error(report::human_error(
-            prefix,
+            self.prefix(source),
             statement,
             error,
             self.settings.color,
         ))
     }
 
-    fn command(&mut self, source: &str, statement: &ScriptStatement, command: Command) -> Reply {
-        match command {
-            Command::Exit => Reply {
-                exit: true,
-                ..Reply::default()
-            },
-            Command::Clear => Reply::out("\x1b[2J\x1b[H"),
-            Command::Improper(message) => Reply::error(format!("{message}\n")),
-            Command::Expand(t) => toggle_reply("EXPAND", &mut self.settings.expand, t),
-            Command::Tracing(t) => toggle_reply("TRACING", &mut self.settings.tracing, t),
-            Command::Paging(p) => self.paging(p),
-            Command::Consistency(level) => self.consistency(level),
-            Command::SerialConsistency(level) => self.serial_consistency(level),
-            Command::Show(what) => self.show(&what),
-            Command::Help(topic) => match help::help(topic.as_deref()) {
-                Ok(text) => Reply::out(text),
-                Err(text) => Reply::error(text),
-            },
-            Command::Source(path) => self.source(&path),
-            Command::Capture(target) => self.capture_command(target),
-            Command::History(_) => Reply::default(),
-            Command::Describe(rest) => match describe::describe(&self.session, &rest) {
-                Ok(text) => Reply::out(text),
-                Err(error) => self.report(source, statement, &error),
-            },
-            Command::Copy(text) => copy::copy(self, &text),
-            Command::Save(path) => match save::save(&self.session, &path) {
-                Ok(text) => Reply::out(text),
-                Err(error) => self.report(source, statement, &error),
-            },
-            Command::Cluster(rest) => match trace::cluster(&mut self.session, &rest) {
-                Ok(text) => Reply::out(text),
-                Err(error) => self.report(source, statement, &error),
-            },
-        }
+    /// The `FILE:` of batch mode's `FILE:LINE:` prefix; none interactively.
+    fn prefix<'a>(&self, source: &'a str) -> Option<&'a str> {
+        (!self.settings.interactive).then_some(source)
     }
 
-    fn paging(&mut self, paging: command::Paging) -> Reply {
-        use command::Paging;
-        let size = self
-            .settings
-            .page_size
-            .unwrap_or(crate::render::table::DEFAULT_PAGE_SIZE);
-        match paging {
-            Paging::Toggle(Toggle::Show) => match self.settings.page_size {
-                Some(n) => Reply::out(format!("PAGING is ON\nPage size: {n}\n")),
-                None => Reply::line("PAGING is OFF"),
+    /// A statement cut off by the end of the input, which cqlsh does not
+    /// run. In JSON Lines it is an error record naming `SyntaxException`
+    /// (cqlsh says it itself; there is no server error to name).
+    fn incomplete(&self, source: &str, statement: &ScriptStatement) -> Reply {
+        if self.settings.format == Format::Json {
+            let record = error_record(None, statement.line, &Error::syntax(INCOMPLETE), false);
+            let mut reply = Reply::line(record);
+            reply.failed = true;
+            return reply;
+        }
+        Reply::error(match self.prefix(source) {
+            Some(name) => format!("{name}:{}:{INCOMPLETE}\n", statement.line),
+            None => format!("{INCOMPLETE}\n"),
+        })
+    }
+
+    /// cqlsh's own lexing error for a character its tokenizer does not know
+    /// (`@`, `#`, a backtick …; cqlsh.md §1.4): the statement is not sent.
+    /// JSON Lines keeps the server's `SyntaxException` record instead.
+    fn lexing_error(&self, source: &str, statement: &ScriptStatement) -> Option<Reply> {
+        if self.settings.format == Format::Json {
+            return None;
+        }
+        let text = &statement.text;
+        let bad = Lexer::new(text)
+            .find(|t| t.kind == TokenKind::Invalid && !t.text(text).starts_with('!'))?;
+        let before = &text[..bad.span.start];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |p| p + 1);
+        let mut char = before[line_start..].chars().count() + 1;
+        if line == 1 {
+            char += statement.column - 1;
+        }
+        let echoed = text[line_start..].lines().next().unwrap_or("");
+        let indent = if line == 1 { statement.column - 1 } else { 0 };
+        let lines = [
+            match self.prefix(source) {
+                Some(_) => format!("Invalid syntax at line {line}, char {char}"),
+                None => format!("Invalid syntax at char {char}"),
             },
-            Paging::Toggle(Toggle::On) => {
-                let was = self.settings.page_size.is_some();
-                self.settings.page_size = Some(size);
-                let head = if was {
-                    "PAGING is already ON"
-                } else {
-                    "PAGING set to ON"
-                };
-                Reply::out(format!("{head}\nPage size: {size}\n"))
-            }
-            Paging::Toggle(Toggle::Off) => {
-                let was = self.settings.page_size.take().is_some();
-                Reply::line(if was {
-                    "PAGING set to OFF"
-                } else {
-                    "PAGING is already OFF"
-                })
-            }
-            Paging::Size(n) => {
-                self.settings.page_size = Some(n);
-                Reply::line(format!("Page size: {n}"))
-            }
-        }
-    }
-
-    fn consistency(&mut self, level: Option<String>) -> Reply {
-        match level {
-            None => Reply::line(format!(
-                "Current consistency level is {}.",
-                self.session.context().consistency.name()
-            )),
-            Some(text) => match text.parse::<ConsistencyLevel>() {
-                Ok(level) => {
-                    self.session.set_consistency(level);
-                    Reply::line(format!("Consistency level set to {}.", level.name()))
-                }
-                Err(_) => Reply::error("Improper CONSISTENCY command.\n"),
-            },
-        }
-    }
-
-    fn serial_consistency(&mut self, level: Option<String>) -> Reply {
-        match level {
-            None => Reply::line(format!(
-                "Current serial consistency level is {}.",
-                self.settings.serial_consistency.name()
-            )),
-            Some(text) => match text.parse::<ConsistencyLevel>() {
-                Ok(level) if level.is_serial() => {
-                    self.settings.serial_consistency = level;
-                    Reply::line(format!("Serial consistency level set to {}.", level.name()))
-                }
-                _ => Reply::error("Improper SERIAL CONSISTENCY command.\n"),
-            },
-        }
-    }
-
-    fn show(&self, what: &str) -> Reply {
-        let lower = what.to_ascii_lowercase();
-        match lower.split_whitespace().next().unwrap_or("") {
-            "version" => Reply::line(version_line()),
-            "host" => Reply::line(format!(
-                "Connected to widerow at {} (simulated)",
-                self.session
-                    .context()
-                    .ring
-                    .nodes()
-                    .first()
-                    .map_or("127.0.0.1".to_string(), |n| n.address.to_string())
-            )),
-            "session" => Reply::line(format!(
-                "Session {} wasn't found.",
-                what.split_whitespace().nth(1).unwrap_or("")
-            )),
-            _ => Reply::error("Improper SHOW command.\n"),
-        }
-    }
-
-    fn source(&mut self, path: &std::path::Path) -> Reply {
-        let name = path.display().to_string();
-        let text = match std::fs::read_to_string(path) {
-            Ok(text) => text,
-            Err(e) => {
-                let reason = match e.kind() {
-                    std::io::ErrorKind::NotFound => "[Errno 2] No such file or directory",
-                    _ => "[Errno 13] Permission denied",
-                };
-                return Reply::error(format!("Could not open '{name}': {reason}: '{name}'\n"));
-            }
+            format!("  {}{echoed}", " ".repeat(indent)),
+            format!(" {}^", " ".repeat(char)),
+        ];
+        let prefix = match self.prefix(source) {
+            Some(name) => format!("{name}:{}:", statement.line),
+            None => String::new(),
         };
-        if self.source_depth > 16 {
-            return Reply::error(format!("{name}: SOURCE nested too deeply\n"));
-        }
-        self.source_depth += 1;
-        let interactive = std::mem::replace(&mut self.settings.interactive, false);
-        let mut total = Reply::default();
-        for statement in
-            crate::syntax::script::split_statements_with_line_commands(&text, LINE_COMMANDS)
-        {
-            let reply = self.run(&name, &statement);
-            total.out.extend(reply.out);
-            total.err.push_str(&reply.err);
-            total.failed |= reply.failed;
-            if reply.exit {
-                break;
-            }
-        }
-        self.settings.interactive = interactive;
-        self.source_depth -= 1;
-        total
-    }
-
-    fn capture_command(&mut self, target: Option<command::CaptureTarget>) -> Reply {
-        use command::CaptureTarget;
-        match (target, &self.capture) {
-            (None, Some(path)) => Reply::line(format!(
-                "Currently capturing query output to '{}'.",
-                path.display()
-            )),
-            (None, None) => Reply::line("Currently not capturing query output."),
-            (Some(CaptureTarget::Off), None) => Reply::error("Not currently capturing output.\n"),
-            (Some(CaptureTarget::Off), Some(_)) => {
-                self.capture = None;
-                Reply::default()
-            }
-            (Some(CaptureTarget::File(_)), Some(path)) => Reply::error(format!(
-                "Already capturing output to {}. Use CAPTURE OFF to disable.\n",
-                path.display()
-            )),
-            (Some(CaptureTarget::File(path)), None) => {
-                if let Err(e) = OpenOptions::new().create(true).append(true).open(&path) {
-                    return Reply::error(format!(
-                        "Unable to open '{}' for writing: {e}\n",
-                        path.display()
-                    ));
-                }
-                let reply = Reply::line(format!(
-                    "Now capturing query output to '{}'.",
-                    path.display()
-                ));
-                self.capture = Some(path);
-                reply
-            }
-        }
-    }
-
-    /// Appends query output to the CAPTURE file (the reply still goes to
-    /// standard output, as in cqlsh).
-    fn capture(&self, reply: &Reply) {
-        let Some(path) = &self.capture else {
-            return;
-        };
-        if reply.out.is_empty() {
-            return;
-        }
-        if let Ok(mut file) = OpenOptions::new().create(true).append(true).open(path) {
-            let _ = file.write_all(reply.stdout().as_bytes());
-        }
+        let err: String = lines.iter().map(|l| format!("{prefix}{l}\n")).collect();
+        Some(Reply::error(err))
     }
 }
 
-/// `SHOW VERSION` and `--version`: widerow's version and what it emulates.
+/// `SHOW VERSION`: widerow's version and what it emulates, in cqlsh's
+/// bracketed layout.
 pub fn version_line() -> String {
     format!(
         "[widerow {} | Cassandra 5.0 (emulated) | CQL spec 3.4.7 | Native protocol v5]",
         env!("CARGO_PKG_VERSION")
+    )
+}
+
+/// `widerow --version` (cqlsh prints `cqlsh 6.2.2`): widerow's version and
+/// what it emulates.
+pub fn version_text() -> String {
+    format!(
+        "widerow {} (emulates Cassandra 5.0, CQL spec 3.4.7, cqlsh 6.2)",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+/// The interactive banner (cqlsh.md §1.2), with widerow's names.
+pub fn banner() -> String {
+    format!(
+        "Connected to widerow (an in-memory Cassandra, simulated cluster)\n{}\nUse HELP for help.\n",
+        version_line()
     )
 }
 
@@ -478,21 +422,5 @@ fn explain_target(text: &str) -> Option<&str> {
         Some(trimmed[7..].trim())
     } else {
         None
-    }
-}
-
-fn toggle_reply(name: &str, flag: &mut bool, toggle: Toggle) -> Reply {
-    let state = |on: bool| if on { "ON" } else { "OFF" };
-    match toggle {
-        Toggle::Show => Reply::line(format!("{name} is {}", state(*flag))),
-        Toggle::On | Toggle::Off => {
-            let on = toggle == Toggle::On;
-            if *flag == on {
-                Reply::line(format!("{name} is already {}", state(on)))
-            } else {
-                *flag = on;
-                Reply::line(format!("{name} set to {}", state(on)))
-            }
-        }
     }
 }

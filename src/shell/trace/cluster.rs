@@ -1,0 +1,293 @@
+//! `CLUSTER` (widerow's own shell command): look at the simulated ring and
+//! change it, so a learner can watch routing and consistency react.
+//!
+//! - `CLUSTER` prints the ring: a circle (when it reads well), then every
+//!   node with its address, data centre, rack, state and tokens, then the
+//!   keyspaces' replication (what QUORUM is counted against).
+//! - `CLUSTER NODES n` (or `CLUSTER NODES dc1:n,dc2:m`) rebuilds the ring,
+//!   refused when a keyspace would lose a data centre it places replicas in.
+//! - `CLUSTER DOWN node` / `CLUSTER UP node` mark a node; the planner then
+//!   raises Unavailable when a consistency level needs it.
+
+use crate::cluster::replication::replication_warnings;
+use crate::cluster::{Coordinator, NodeIndex, Ring};
+use crate::error::{Error, ErrorKind};
+use crate::schema::Replication;
+use crate::session::Session;
+
+use super::paint::{plural, Paint};
+use super::ring::{self, Role};
+
+/// Tokens listed per node before the rest are counted.
+const SHOWN_TOKENS: usize = 3;
+
+const USAGE: &str =
+    "Improper CLUSTER command: use CLUSTER, CLUSTER NODES n, CLUSTER DOWN node or CLUSTER UP node";
+
+/// Runs `CLUSTER <rest>`.
+pub(crate) fn run(session: &mut Session, rest: &str, paint: Paint) -> Result<String, Error> {
+    let mut words = rest.split_whitespace();
+    let verb = words.next().map(str::to_ascii_lowercase);
+    let argument: Vec<&str> = words.collect();
+    match (verb.as_deref(), argument.as_slice()) {
+        (None, []) => Ok(show(session, paint)),
+        (Some("nodes"), [spec]) => rebuild(session, spec),
+        (Some("down"), [node]) => mark(session, node, false),
+        (Some("up"), [node]) => mark(session, node, true),
+        _ => Err(refusal(USAGE)),
+    }
+}
+
+/// CLUSTER's errors: short, as a shell command's, never "from server".
+fn refusal(message: impl Into<String>) -> Error {
+    Error::new(ErrorKind::ConfigurationException, message)
+}
+
+/// `CLUSTER`: the ring drawn and listed, then replication.
+fn show(session: &Session, paint: Paint) -> String {
+    let ctx = session.context();
+    let ring = &ctx.ring;
+    let mut out = vec![summary(session), String::new()];
+    if ring::drawable(ring) {
+        let roles = coordinator_roles(ring, ctx.coordinator);
+        out.extend(ring::render(ring, &roles, &[], paint));
+        out.push("  C coordinator · ✕ down".to_string());
+        out.push(String::new());
+    }
+    out.extend(node_table(ring));
+    let replication = replication_lines(session);
+    if !replication.is_empty() {
+        out.push(String::new());
+        out.extend(replication);
+    }
+    out.join("\n") + "\n"
+}
+
+/// `Cluster: 4 nodes in datacenter1 · 1 token per node · …`.
+fn summary(session: &Session) -> String {
+    let ctx = session.context();
+    let ring = &ctx.ring;
+    let down = ring.nodes().iter().filter(|n| !n.up).count();
+    format!(
+        "Cluster: {} in {} · {} per node · {} down · coordinator {} · consistency {}",
+        plural(ring.len(), "node", "nodes"),
+        ring.datacenters().join(", "),
+        plural(ring.tokens_per_node(), "token", "tokens"),
+        down,
+        ctx.coordinator.describe(ring),
+        ctx.consistency.name()
+    )
+}
+
+/// Roles for the CLUSTER view: only the coordinator.
+fn coordinator_roles(ring: &Ring, coordinator: Coordinator) -> Vec<Role> {
+    ring.indices()
+        .map(|i| Role {
+            coordinator: coordinator == Coordinator::Node(i),
+            ..Role::default()
+        })
+        .collect()
+}
+
+/// One line per node: id, address, data centre, rack, state, tokens.
+fn node_table(ring: &Ring) -> Vec<String> {
+    let mut rows = vec![[
+        "node".to_string(),
+        "address".to_string(),
+        "datacenter".to_string(),
+        "rack".to_string(),
+        "state".to_string(),
+        "tokens".to_string(),
+    ]];
+    for node in ring.nodes() {
+        rows.push([
+            node.id.clone(),
+            node.address.to_string(),
+            node.datacenter.clone(),
+            node.rack.clone(),
+            if node.up { "UP" } else { "DOWN" }.to_string(),
+            tokens_text(&node.tokens),
+        ]);
+    }
+    let widths: Vec<usize> = (0..6)
+        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+        .collect();
+    rows.iter()
+        .map(|row| {
+            let cells: Vec<String> = row
+                .iter()
+                .zip(&widths)
+                .map(|(cell, w)| format!("{cell:<w$}"))
+                .collect();
+            format!("  {}", cells.join("  ")).trim_end().to_string()
+        })
+        .collect()
+}
+
+/// The first tokens of a node, and how many more (vnodes).
+fn tokens_text(tokens: &[i64]) -> String {
+    let shown: Vec<String> = tokens
+        .iter()
+        .take(SHOWN_TOKENS)
+        .map(i64::to_string)
+        .collect();
+    let mut text = shown.join(", ");
+    if tokens.len() > SHOWN_TOKENS {
+        text.push_str(&format!(", … ({} in all)", tokens.len()));
+    }
+    text
+}
+
+/// `Replication: ks SimpleStrategy 1 · …`, one line per user keyspace.
+fn replication_lines(session: &Session) -> Vec<String> {
+    let catalog = &session.context().catalog;
+    let width = catalog
+        .keyspaces()
+        .map(|ks| ks.name.len())
+        .max()
+        .unwrap_or(0);
+    let keyspaces: Vec<String> = catalog
+        .keyspaces()
+        .filter_map(|ks| {
+            replication_text(&ks.replication).map(|r| format!("  {:<width$}  {r}", ks.name))
+        })
+        .collect();
+    if keyspaces.is_empty() {
+        return keyspaces;
+    }
+    let mut out = vec!["Replication (QUORUM counts against these):".to_string()];
+    out.extend(keyspaces);
+    out
+}
+
+fn replication_text(replication: &Replication) -> Option<String> {
+    match replication {
+        Replication::Simple { factor } => Some(format!("SimpleStrategy, {factor} replicas")),
+        Replication::NetworkTopology { factors } => {
+            let per_dc: Vec<String> = factors.iter().map(|(dc, f)| format!("{dc}: {f}")).collect();
+            Some(format!("NetworkTopologyStrategy, {}", per_dc.join(", ")))
+        }
+        Replication::Local => None,
+    }
+}
+
+/// `CLUSTER DOWN node` / `CLUSTER UP node`.
+fn mark(session: &mut Session, name: &str, up: bool) -> Result<String, Error> {
+    let ring = &mut session.context_mut().ring;
+    let index = ring.lookup(name).map_err(|e| refusal(e.message()))?;
+    let (id, address, was_up) = {
+        let node = ring.node(index);
+        (node.id.clone(), node.address, node.up)
+    };
+    let state = if up { "UP" } else { "DOWN" };
+    if was_up == up {
+        return Ok(format!("{id} ({address}) is already {state}.\n"));
+    }
+    if up {
+        ring.set_up(&id)?;
+    } else {
+        ring.set_down(&id)?;
+    }
+    let mut text = format!("{id} ({address}) is now {state}.");
+    if !up && session.context().coordinator == Coordinator::Node(index) {
+        text.push_str(&format!(
+            " It coordinates this session: the simulation keeps routing through {id}."
+        ));
+    }
+    Ok(text + "\n")
+}
+
+/// `CLUSTER NODES n` or `CLUSTER NODES dc1:n,dc2:m`: a new ring, keeping
+/// every data centre a keyspace places replicas in.
+fn rebuild(session: &mut Session, spec: &str) -> Result<String, Error> {
+    let old = session.context().ring.clone();
+    let layout = parse_layout(&old, spec)?;
+    let new =
+        Ring::with_vnodes(&layout, old.tokens_per_node()).map_err(|e| refusal(e.message()))?;
+    keeps_datacenters(session, &new)?;
+    let mut notes = vec![format!(
+        "Ring rebuilt: {} → {} ({}), tokens evenly spaced. The data stays; replicas are placed anew.",
+        plural(old.len(), "node", "nodes"),
+        plural(new.len(), "node", "nodes"),
+        layout_text(&layout)
+    )];
+    if old.nodes().iter().any(|n| !n.up) {
+        notes.push("Every node is UP again.".to_string());
+    }
+    let ctx = session.context_mut();
+    if let Coordinator::Node(NodeIndex(i)) = ctx.coordinator {
+        if i >= new.len() {
+            ctx.coordinator = Coordinator::Node(NodeIndex(0));
+            notes.push(format!(
+                "The coordinator is now {}.",
+                new.node(NodeIndex(0)).id
+            ));
+        }
+    }
+    for keyspace in ctx.catalog.keyspaces() {
+        notes.extend(replication_warnings(
+            &new,
+            &keyspace.name,
+            &keyspace.replication,
+        ));
+    }
+    ctx.catalog.settings_mut().datacenters = new.datacenters().to_vec();
+    ctx.ring = new;
+    Ok(notes.join("\n") + "\n")
+}
+
+/// The node count per data centre a `CLUSTER NODES` argument asks for; a
+/// bare count applies to the ring's only data centre.
+fn parse_layout(ring: &Ring, spec: &str) -> Result<Vec<(String, usize)>, Error> {
+    let count = |text: &str| {
+        text.trim()
+            .parse::<usize>()
+            .map_err(|_| refusal(format!("CLUSTER NODES: '{text}' is not a node count")))
+    };
+    if !spec.contains(':') {
+        let n = count(spec)?;
+        return match ring.datacenters() {
+            [dc] => Ok(vec![(dc.clone(), n)]),
+            many => Err(refusal(format!(
+                "The ring has data centres {}: give each a count, e.g. CLUSTER NODES {}",
+                many.join(", "),
+                many.iter()
+                    .map(|dc| format!("{dc}:{n}"))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ))),
+        };
+    }
+    spec.split(',')
+        .map(|part| {
+            let (dc, n) = part.split_once(':').ok_or_else(|| {
+                refusal(format!("CLUSTER NODES: expected DC:COUNT, got '{part}'"))
+            })?;
+            Ok((dc.trim().to_string(), count(n)?))
+        })
+        .collect()
+}
+
+fn layout_text(layout: &[(String, usize)]) -> String {
+    let parts: Vec<String> = layout.iter().map(|(dc, n)| format!("{dc}: {n}")).collect();
+    parts.join(", ")
+}
+
+/// Refuses a ring that lacks a data centre some keyspace replicates to.
+fn keeps_datacenters(session: &Session, new: &Ring) -> Result<(), Error> {
+    for keyspace in session.context().catalog.keyspaces() {
+        let Replication::NetworkTopology { factors } = &keyspace.replication else {
+            continue;
+        };
+        let missing = factors
+            .iter()
+            .find(|(dc, f)| **f > 0 && !new.has_datacenter(dc));
+        if let Some((dc, _)) = missing {
+            return Err(refusal(format!(
+                "Keyspace {} places replicas in {dc}, which that ring lacks: keep {dc} in CLUSTER NODES",
+                keyspace.name
+            )));
+        }
+    }
+    Ok(())
+}
