@@ -530,3 +530,30 @@ fn csv_output() {
         "id,name,score\n-7,O'Hara ünï,1.2346e+06\n1,Alice,3.5\n42,Bob,\n\nname\n\"a, \"\"b\"\"\"\n"
     );
 }
+
+/// `[limits]` in widerow.toml applies to scripts, a flag beats it, and an
+/// unknown key is a configuration error (exit 1) that names the key.
+#[test]
+fn limits_from_the_configuration_file_and_flags() {
+    let dir = scratch("limits");
+    write(&dir, "widerow.toml", "[limits]\nin_list_length = 2\n");
+    let script = "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};\nCREATE TABLE ks.t (k int PRIMARY KEY);\nSELECT * FROM ks.t WHERE k IN (1, 2, 3);\n";
+    write(&dir, "s.cql", script);
+    let refused = widerow(&dir, &["-f", "s.cql"]);
+    assert_eq!(code(&refused), 2);
+    assert!(
+        stderr(&refused).contains("s.cql:3:InvalidRequest: Error from server: code=2200 [Invalid query] message=\"IN list of 3 values exceeds the limit of 2 ([limits] in_list_length)\""),
+        "{}",
+        stderr(&refused)
+    );
+    let allowed = widerow(&dir, &["--max-in-list-length", "3", "-f", "s.cql"]);
+    assert_eq!(code(&allowed), 0, "{}", stderr(&allowed));
+    write(&dir, "widerow.toml", "[limits]\nbogus = 1\n");
+    let bad = widerow(&dir, &["-f", "s.cql"]);
+    assert_eq!(code(&bad), 1);
+    assert!(
+        stderr(&bad).contains("unknown key `bogus` in [limits]"),
+        "{}",
+        stderr(&bad)
+    );
+}

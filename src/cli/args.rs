@@ -112,6 +112,47 @@ pub struct ClusterArgs {
     /// The coordinating node (`node2`, `127.0.0.2`) or `token-aware`.
     #[arg(long, value_name = "NODE|token-aware", global = true)]
     pub coordinator: Option<String>,
+
+    /// Longest statement, in bytes (`[limits] statement_size`).
+    #[arg(long, value_name = "BYTES", global = true)]
+    pub max_statement_size: Option<usize>,
+
+    /// Deepest nesting of brackets (`[limits] nesting_depth`, at most 48).
+    #[arg(long, value_name = "N", global = true)]
+    pub max_nesting_depth: Option<usize>,
+
+    /// Most values in one IN list (`[limits] in_list_length`).
+    #[arg(long, value_name = "N", global = true)]
+    pub max_in_list_length: Option<usize>,
+
+    /// Batch size that draws Cassandra's warning (`[limits] batch_size_warn_threshold`).
+    #[arg(long, value_name = "BYTES", global = true)]
+    pub batch_size_warn_threshold: Option<usize>,
+
+    /// Batch size refused as too large (`[limits] batch_size_fail_threshold`).
+    #[arg(long, value_name = "BYTES", global = true)]
+    pub batch_size_fail_threshold: Option<usize>,
+
+    /// Most elements in one collection value (`[limits] collection_size`).
+    #[arg(long, value_name = "N", global = true)]
+    pub max_collection_size: Option<usize>,
+}
+
+impl ClusterArgs {
+    /// The limit flags given, by `[limits]` key.
+    pub fn limit_flags(&self) -> Vec<(&'static str, usize)> {
+        [
+            ("statement_size", self.max_statement_size),
+            ("nesting_depth", self.max_nesting_depth),
+            ("in_list_length", self.max_in_list_length),
+            ("batch_size_warn_threshold", self.batch_size_warn_threshold),
+            ("batch_size_fail_threshold", self.batch_size_fail_threshold),
+            ("collection_size", self.max_collection_size),
+        ]
+        .into_iter()
+        .filter_map(|(key, value)| value.map(|v| (key, v)))
+        .collect()
+    }
 }
 
 /// The subcommands.

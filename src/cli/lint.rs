@@ -26,7 +26,9 @@ fn could_not_run(message: impl std::fmt::Display) -> ExitCode {
 
 /// The configuration file in effect: `--config FILE`, or the `widerow.toml`
 /// found from the current directory up; with the path it came from.
-fn load_config(explicit: Option<&Path>) -> Result<(ConfigFile, Option<PathBuf>), String> {
+pub(super) fn load_config(
+    explicit: Option<&Path>,
+) -> Result<(ConfigFile, Option<PathBuf>), String> {
     let path = match explicit {
         Some(path) => Some(path.to_path_buf()),
         None => std::env::current_dir()

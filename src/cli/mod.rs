@@ -21,6 +21,7 @@ use inputs::Input;
 
 /// Parses the command line and runs the chosen mode.
 pub fn main() -> ExitCode {
+    install_panic_hook();
     let mut cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return usage_error(e),
@@ -50,6 +51,19 @@ pub fn main() -> ExitCode {
             }
         }
     }
+}
+
+/// A panic is a bug in widerow, never the user's fault: say so, with the
+/// version, and ask for the input that caused it.
+fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!(
+            "widerow {}: internal error: {info}\n\
+             This is a bug in widerow. Please report it with the statement or \
+             script that caused it.",
+            env!("CARGO_PKG_VERSION")
+        );
+    }));
 }
 
 /// `--format` takes every mode's formats (one global flag, as the contract

@@ -40,7 +40,7 @@ type LineEditor = Editor<ReplHelper, DefaultHistory>;
 
 /// Runs the interactive session until EXIT, QUIT or Ctrl-D.
 pub fn run(cli: &Cli) -> ExitCode {
-    let session = match session::start_session(&cli.cluster, false) {
+    let session = match session::start_session(&cli.cluster, cli.config.as_deref(), false) {
         Ok((session, _)) => session,
         Err(message) => {
             eprintln!("widerow: {message}");
@@ -188,7 +188,14 @@ impl Repl {
             let mut replies = Vec::new();
             let pause = {
                 let mut shell = self.shell.borrow_mut();
-                shell.run_into("<stdin>", &statement, &mut |reply| replies.push(reply));
+                // A panic in one statement is reported (by the hook) and
+                // the session goes on, as it was before the statement.
+                let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    shell.run_into("<stdin>", &statement, &mut |reply| replies.push(reply));
+                }));
+                if ran.is_err() {
+                    replies.clear();
+                }
                 let settings = shell.settings();
                 settings.page_size.is_some()
                     && !settings.format.is_machine()

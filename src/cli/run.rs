@@ -30,13 +30,14 @@ pub fn run(input: Result<Input, String>, execute: bool, cli: &Cli) -> ExitCode {
         }
     };
     let stop = cli.on_error == OnError::Stop;
-    let (session, schema_failures) = match session::start_session(&cli.cluster, stop) {
-        Ok(started) => started,
-        Err(message) => {
-            eprintln!("widerow: {message}");
-            return ExitCode::from(1);
-        }
-    };
+    let (session, schema_failures) =
+        match session::start_session(&cli.cluster, cli.config.as_deref(), stop) {
+            Ok(started) => started,
+            Err(message) => {
+                eprintln!("widerow: {message}");
+                return ExitCode::from(1);
+            }
+        };
     if schema_failures > 0 && stop {
         return ExitCode::from(2);
     }

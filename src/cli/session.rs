@@ -87,8 +87,13 @@ pub fn load_schema(ctx: &mut PlanContext, args: &ClusterArgs) -> Result<usize, S
 ///
 /// An `Err` is "could not start": a bad flag, an unreadable schema file, a
 /// keyspace that does not exist.
-pub fn start_session(args: &ClusterArgs, stop_on_error: bool) -> Result<(Session, usize), String> {
+pub fn start_session(
+    args: &ClusterArgs,
+    config: Option<&std::path::Path>,
+    stop_on_error: bool,
+) -> Result<(Session, usize), String> {
     let mut session = Session::new().with_context(context(args)?);
+    session.set_limits(limits(args, config)?);
     let mut failures = 0;
     if let Some(path) = &args.schema {
         let input = Input::open(path)?;
@@ -125,6 +130,36 @@ pub fn start_session(args: &ClusterArgs, stop_on_error: bool) -> Result<(Session
             .map_err(|e| format!("-k {keyspace}: {}", e.message()))?;
     }
     Ok((session, failures))
+}
+
+/// The limits of `[limits]` in the configuration file in effect, with the
+/// flags on top (flags beat the file).
+fn limits(
+    args: &ClusterArgs,
+    config: Option<&std::path::Path>,
+) -> Result<widerow::limits::Limits, String> {
+    let (file, path) = super::lint::load_config(config)?;
+    let mut limits =
+        widerow::limits::Limits::from_table(&file.limits).map_err(|e| match &path {
+            Some(path) => format!("{}: {e}", path.display()),
+            None => e,
+        })?;
+    for (key, value) in args.limit_flags() {
+        if value == 0 {
+            return Err(format!(
+                "--{}: a limit must be positive",
+                key.replace('_', "-")
+            ));
+        }
+        limits.set(key, value)?;
+    }
+    if limits.nesting_depth > widerow::syntax::MAX_NESTING {
+        return Err(format!(
+            "--max-nesting-depth cannot exceed {}",
+            widerow::syntax::MAX_NESTING
+        ));
+    }
+    Ok(limits)
 }
 
 /// The shell's settings from the flags: the format, and colour as cqlsh
