@@ -74,6 +74,9 @@ pub struct StatementSplitter<R> {
     /// Text not yet forgotten; `buf[0]` is at `buf_offset` in the script.
     buf: String,
     buf_offset: usize,
+    /// Characters of `buf[0]`'s line already drained from `buf`: what a
+    /// column counts when the line's start is gone.
+    drained_line_chars: usize,
     /// `buf[..consumed]` has been handed out (or skipped) already.
     consumed: usize,
     /// Line number at `buf[consumed]`.
@@ -105,6 +108,7 @@ impl<R: BufRead> StatementSplitter<R> {
             line_commands: Vec::new(),
             buf: String::new(),
             buf_offset: 0,
+            drained_line_chars: 0,
             consumed: 0,
             consumed_line: 1,
             lines_read: 0,
@@ -256,11 +260,14 @@ impl<R: BufRead> StatementSplitter<R> {
         };
         self.advance_consumed(statement.start);
         let before = &self.buf[..statement.start];
-        let line_start = before.rfind('\n').map_or(0, |p| p + 1);
+        let column = match before.rfind('\n') {
+            Some(p) => before[p + 1..].chars().count() + 1,
+            None => self.drained_line_chars + before.chars().count() + 1,
+        };
         self.ready.push_back(ScriptStatement {
             text: self.buf[statement.start..end].to_string(),
             line: self.consumed_line,
-            column: before[line_start..].chars().count() + 1,
+            column,
             offset: self.buf_offset + statement.start,
             terminated,
         });
@@ -288,6 +295,11 @@ impl<R: BufRead> StatementSplitter<R> {
         };
         self.advance_consumed(end);
         let end = self.consumed;
+        let drained = &self.buf[..end];
+        self.drained_line_chars = match drained.rfind('\n') {
+            Some(p) => drained[p + 1..].chars().count(),
+            None => self.drained_line_chars + drained.chars().count(),
+        };
         self.buf_offset += end;
         self.buf.drain(..end);
         self.consumed = 0;
