@@ -557,3 +557,32 @@ fn limits_from_the_configuration_file_and_flags() {
         stderr(&bad)
     );
 }
+
+/// cqlsh shows timestamps in the zone `TZ` names (UTC without it).
+#[test]
+fn timestamps_follow_tz() {
+    let dir = scratch("tz");
+    write(
+        &dir,
+        "s.cql",
+        "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};\nCREATE TABLE ks.t (k int PRIMARY KEY, ts timestamp);\nINSERT INTO ks.t (k, ts) VALUES (1, '2025-06-01 08:00:00+0000');\nSELECT ts FROM ks.t;\n",
+    );
+    let paris = command(&dir, &["-f", "s.cql"])
+        .env("TZ", "Europe/Paris")
+        .output()
+        .expect("run");
+    assert!(
+        stdout(&paris).contains(" 2025-06-01 10:00:00.000000+0200"),
+        "{}",
+        stdout(&paris)
+    );
+    let utc = command(&dir, &["-f", "s.cql"])
+        .env_remove("TZ")
+        .output()
+        .expect("run");
+    assert!(
+        stdout(&utc).contains(" 2025-06-01 08:00:00.000000+0000"),
+        "{}",
+        stdout(&utc)
+    );
+}

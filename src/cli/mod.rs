@@ -22,6 +22,12 @@ use inputs::Input;
 /// Parses the command line and runs the chosen mode.
 pub fn main() -> ExitCode {
     install_panic_hook();
+    // cqlsh shows timestamps in the zone `TZ` names, UTC otherwise.
+    if let Some(zone) = std::env::var("TZ").ok().filter(|z| !z.is_empty()) {
+        if let Err(message) = widerow::types::set_display_time_zone(zone.trim_start_matches(':')) {
+            eprintln!("widerow: {message}; showing timestamps in UTC");
+        }
+    }
     let mut cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return usage_error(e),

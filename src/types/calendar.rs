@@ -61,7 +61,9 @@ fn clock(units_of_day: i64, per_second: i64) -> (i64, i64, i64, i64) {
 /// Outside years 1–9999 cqlsh prints the raw millisecond number instead. Years below
 /// 1000 are not zero-padded (glibc's `%Y`, as seen under Python 3.11).
 pub(crate) fn cqlsh_timestamp(millis: i64) -> String {
-    let micros = python_float_seconds_to_micros(millis as f64 / 1000.0);
+    let utc = python_float_seconds_to_micros(millis as f64 / 1000.0);
+    let offset_secs = display_offset_secs(utc);
+    let micros = utc + i128::from(offset_secs) * 1_000_000;
     let days = micros.div_euclid(MICROS_PER_DAY);
     let within = micros.rem_euclid(MICROS_PER_DAY) as i64;
     let (year, month, day) = civil_from_days(days as i64);
@@ -69,7 +71,32 @@ pub(crate) fn cqlsh_timestamp(millis: i64) -> String {
         return millis.to_string();
     }
     let (h, m, s, us) = clock(within, 1_000_000);
-    format!("{year}-{month:02}-{day:02} {h:02}:{m:02}:{s:02}.{us:06}+0000")
+    let sign = if offset_secs < 0 { '-' } else { '+' };
+    let (oh, om) = (offset_secs.abs() / 3600, offset_secs.abs() % 3600 / 60);
+    format!("{year}-{month:02}-{day:02} {h:02}:{m:02}:{s:02}.{us:06}{sign}{oh:02}{om:02}")
+}
+
+/// The zone timestamps are shown in: UTC unless set, as cqlsh shows them
+/// unless `TZ` names a zone.
+static DISPLAY_TIME_ZONE: std::sync::OnceLock<jiff::tz::TimeZone> = std::sync::OnceLock::new();
+
+/// Shows timestamps in the IANA zone `name` (what cqlsh does with `TZ`),
+/// for the rest of the process. Fails for an unknown zone.
+pub fn set_display_time_zone(name: &str) -> Result<(), String> {
+    let zone = jiff::tz::TimeZone::get(name).map_err(|e| format!("TZ={name}: {e}"))?;
+    let _ = DISPLAY_TIME_ZONE.set(zone);
+    Ok(())
+}
+
+/// The display zone's offset from UTC at the instant `utc_micros`, in seconds.
+fn display_offset_secs(utc_micros: i128) -> i32 {
+    let Some(zone) = DISPLAY_TIME_ZONE.get() else {
+        return 0;
+    };
+    i64::try_from(utc_micros)
+        .ok()
+        .and_then(|us| jiff::Timestamp::from_microsecond(us).ok())
+        .map_or(0, |t| zone.to_offset(t).seconds())
 }
 
 /// CPython's `timedelta(seconds=x)` for a float `x`, in microseconds: the whole seconds

@@ -25,6 +25,7 @@ pub mod serialize;
 pub mod timeuuid;
 pub mod value;
 
+pub use calendar::set_display_time_zone;
 pub use coerce::coerce;
 pub use coerce_term::{coerce_term, term_text, NotConstant, NotConstantReason, TermError};
 pub use data_type::{DataType, UdtLookup};
