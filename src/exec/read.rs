@@ -35,22 +35,27 @@ pub(crate) struct WalkCost {
 }
 
 /// The partitions a walk reads, in Cassandra's order.
-pub(crate) fn partitions<'a>(walk: &Walk<'a, '_>) -> Vec<&'a Partition> {
+pub(crate) fn partitions<'a>(
+    walk: &Walk<'a, '_>,
+) -> Result<Vec<&'a Partition>, crate::error::Error> {
     let pk = restrict::partition_columns(walk.table);
     if let Some(keys) = restrict::key_combinations(walk.predicates, &pk) {
-        return keys
-            .iter()
-            .filter_map(|key| restrict::partition_position(key).ok())
-            .filter(|pos| restrict::token_admits(walk.predicates, pos.token))
-            .filter_map(|pos| walk.data.partition(&pos))
-            .collect();
+        let mut found = Vec::with_capacity(keys.len());
+        for key in &keys {
+            let pos = restrict::partition_position(key)?;
+            if restrict::token_admits(walk.predicates, pos.token) {
+                found.extend(walk.data.partition(&pos));
+            }
+        }
+        return Ok(found);
     }
-    walk.data
+    Ok(walk
+        .data
         .partitions
         .iter()
         .filter(|(pos, _)| restrict::token_admits(walk.predicates, pos.token))
         .map(|(_, p)| p)
-        .collect()
+        .collect())
 }
 
 /// Calls `visit` with each matching row of `partition`, in order, until it

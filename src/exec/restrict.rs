@@ -327,6 +327,10 @@ pub(crate) fn partition_position(
         .iter()
         .map(Value::serialize)
         .collect::<Result<Vec<_>, _>>()?;
+    if matches!(parts.as_slice(), [only] if only.is_empty()) {
+        // Cassandra validates every key it reads or writes.
+        return Err(Error::invalid("Key may not be empty"));
+    }
     let slices: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
     let bytes = crate::cluster::murmur3::compose_partition_key(&slices)?;
     Ok(crate::storage::PartitionPosition {
@@ -552,11 +556,17 @@ pub(crate) fn slice_bounds(
             Predicate::Compare { column, op, value } if column.name == next.name => {
                 (*op, vec![value.clone()])
             }
+            // A tuple slice over columns of mixed directions is not one
+            // range in storage order: the rows are filtered instead.
             Predicate::MultiCompare {
                 columns,
                 op,
                 values,
-            } if columns.first().is_some_and(|c| c.name == next.name) => (*op, values.clone()),
+            } if columns.first().is_some_and(|c| c.name == next.name)
+                && uniform_direction(mask, prefix.len(), columns.len()) =>
+            {
+                (*op, values.clone())
+            }
             _ => continue,
         };
         let mut key = prefix.to_vec();
@@ -586,4 +596,10 @@ pub(crate) fn slice_bounds(
         }
     }
     (start, end)
+}
+
+/// Whether clustering columns `first..first + count` all sort the same way.
+fn uniform_direction(mask: u32, first: usize, count: usize) -> bool {
+    let bit = |i: usize| i < 32 && mask & (1 << i) != 0;
+    (first..first + count).all(|i| bit(i) == bit(first))
 }

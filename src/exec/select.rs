@@ -59,8 +59,8 @@ pub(crate) fn run(run: &mut Run<'_, '_>, select: &Select, plan: &Plan) -> Result
         now_secs,
         distinct: select.distinct,
     };
-    let partitions = read::partitions(&walk);
-    let merge = !select.order_by.is_empty() && partitions_pinned(table, &predicates) > 1;
+    let partitions = read::partitions(&walk)?;
+    let merge = !select.order_by.is_empty() && key_in_relation(table, select);
     if merge {
         // Rows merged across partitions must all be read before the LIMIT
         // applies (`SelectStatement.getDataLimits`), so with paging on —
@@ -157,10 +157,23 @@ fn limit_of_partition(
     limit(term, "PER PARTITION LIMIT", binds, fcx)
 }
 
-/// How many partitions `=`/`IN` pin (0 when the key is not pinned).
-fn partitions_pinned(table: &Table, predicates: &[restrict::Predicate<'_>]) -> usize {
-    let pk = restrict::partition_columns(table);
-    restrict::key_combinations(predicates, &pk).map_or(0, |k| k.len())
+/// Whether a partition key column is restricted by an IN of more than one
+/// value as written (`restrictions.keyIsInRelation()`: `IN (1, 1)` counts,
+/// `IN (1)` is an `=`), so rows must be sorted after reading.
+fn key_in_relation(table: &Table, select: &Select) -> bool {
+    use crate::syntax::ast::{InValues, RelationKind};
+    select.where_clause.iter().any(|r| match &r.kind {
+        RelationKind::In { column, values } => {
+            table
+                .column(&column.name)
+                .is_some_and(|c| c.is_partition_key())
+                && match values {
+                    InValues::List(items) => items.len() > 1,
+                    InValues::Marker(_) => true,
+                }
+        }
+        _ => false,
+    })
 }
 
 /// Orders rows read from several partitions by the ORDER BY columns; ties
