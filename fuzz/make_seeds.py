@@ -1,27 +1,51 @@
 #!/usr/bin/env python3
-"""Writes the seed corpus fuzz/seeds/parse/: one statement per file.
+"""Writes the seed corpora fuzz/seeds/<target>/ of every fuzz target.
 
-The statements come from the example scripts (examples/*.cql) and from the
-`(* example: ... *)` lines of grammar/cql.ebnf. Run from anywhere; existing
-seeds are replaced.
+* parse: one statement per file, from the example scripts (examples/*.cql)
+  and the `(* example: ... *)` lines of grammar/cql.ebnf.
+* plan: a schema selector byte (the index of a script in SCHEMA_SOURCES,
+  the order of `fuzz_targets/common/mod.rs`) and one data statement of that
+  script.
+* exec: a schema selector byte and a few consecutive data statements of
+  that script (with its `-- @advance` lines); also whole script openings
+  with their own schema on an empty session.
+* split: scripts (whole or cut at statement ends) behind an options byte,
+  and a few hand-written tricky ones.
+* lint: scripts cut at blank lines into pieces of at most MAX_LEN bytes,
+  some behind a `widerow.toml` and a NUL byte.
+* exec_ops: a few fixed pseudo-random inputs (the target decodes any bytes).
+
+Run from anywhere; existing seeds are replaced. `--corpus` also copies each
+target's seeds into fuzz/corpus/<target>/ (libFuzzer's working corpus, not
+committed).
 """
 import pathlib
+import random
 import re
+import shutil
+import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-OUT = ROOT / "fuzz" / "seeds" / "parse"
+SEEDS = ROOT / "fuzz" / "seeds"
+OUT = SEEDS / "parse"
+# libFuzzer's -max_len in fuzz/README.md: longer seeds would be cut.
+MAX_LEN = 4096
 
 
-def split_script(text):
+def split_script(text, keep_advance=False):
     """Splits a script at `;` outside comments, strings, quoted names and
     `$$` bodies, keeping `BEGIN ... APPLY BATCH;` whole. Comments are dropped
-    so that a seed is the statement alone."""
+    so that a seed is the statement alone (with keep_advance, `-- @advance`
+    lines are kept, on a line of their own)."""
     statements, current, i = [], [], 0
     while i < len(text):
         c, rest = text[i], text[i:]
         if rest.startswith("--") or rest.startswith("//"):
             end = text.find("\n", i)
-            i = len(text) if end < 0 else end
+            end = len(text) if end < 0 else end
+            if keep_advance and rest.startswith("-- @advance"):
+                current.append(text[i:end] + "\n")
+            i = end
         elif rest.startswith("/*"):
             end = text.find("*/", i + 2)
             i = len(text) if end < 0 else end + 2
@@ -58,7 +82,156 @@ def split_script(text):
     return [s for s in statements if s != ";"]
 
 
+def write_seeds(target, seeds):
+    """Replaces fuzz/seeds/<target>/ with `seeds` (bytes), deduplicated and
+    at most MAX_LEN long."""
+    out = SEEDS / target
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.iterdir():
+        old.unlink()
+    seen = []
+    for seed in seeds:
+        seed = seed[:MAX_LEN]
+        if seed and seed not in seen:
+            seen.append(seed)
+    for n, seed in enumerate(seen, 1):
+        (out / f"{n:04}.seed").write_bytes(seed)
+    print(f"{len(seen)} seeds in {out}")
+
+
+def schema_sources():
+    """The scripts of SCHEMA_SOURCES in fuzz_targets/common/mod.rs, in its
+    order: the planner corpus, the conformance corpus, the examples."""
+    files = []
+    for folder in ("tests/planner", "tests/conformance", "examples"):
+        files += sorted((ROOT / folder).glob("*.cql"))
+    return files
+
+
+SCHEMA_WORDS = ("create", "alter", "drop", "use", "truncate")
+
+
+def is_schema(statement):
+    return statement.lstrip().split(None, 1)[0].lower() in SCHEMA_WORDS
+
+
+def plan_seeds():
+    seeds = []
+    for index, script in enumerate(schema_sources()):
+        for statement in split_script(script.read_text()):
+            if not is_schema(statement):
+                seeds.append(bytes([index]) + statement.encode())
+    return seeds
+
+
+def strip_advance(statement):
+    return "\n".join(l for l in statement.split("\n") if not l.startswith("-- @advance"))
+
+
+def exec_seeds():
+    sources = schema_sources()
+    empty = len(sources)  # one past the schemas: an empty session
+    seeds = []
+    for index, script in enumerate(sources):
+        statements = split_script(script.read_text(), keep_advance=True)
+        data = [s for s in statements if not is_schema(strip_advance(s))]
+        for start in range(0, len(data), 6):
+            seeds.append(bytes([index]) + "\n".join(data[start : start + 6]).encode())
+        # The script's opening, schema included, on an empty session.
+        opening = "\n".join(statements[:24]).encode()
+        seeds.append(bytes([empty]) + opening)
+    return seeds
+
+
+SPLIT_EXTRAS = [
+    "SELECT 'a;b' FROM t; -- c;\nINSERT INTO t (k) VALUES ($$x;y$$);\n/* ; */ USE ks;",
+    "INSERT INTO t (k, v) VALUES (1, 'line one;\nline two');\nSELECT * FROM t;\n",
+    "BEGIN BATCH\n INSERT INTO t (k) VALUES (1);\n UPDATE t SET v = 1 WHERE k = 2;\nAPPLY BATCH;\nSELECT * FROM t;",
+    "\n  \u00e9; SELECT 1;\n\n   USE x;",
+    "SELECT 1; SELECT\n2;\nSELECT \"a\nb\" FROM t; /* open\n comment */ x; $$ body\n $$;",
+    "DESCRIBE TABLES\nSELECT * FROM t;\nCONSISTENCY QUORUM\nEXPAND ON;\n? \nSELECT 1",
+    "BEGIN UNLOGGED BATCH USING TIMESTAMP 1\nDELETE FROM t WHERE k = 1;\nAPPLY BATCH;;;\n  -- trailing\n",
+]
+
+
+def split_seeds():
+    seeds = []
+    for script in schema_sources():
+        text = script.read_text()
+        seeds.append(b"\x00" + text.encode())
+        # The tail too: -max_len cuts only the end.
+        seeds.append(b"\x03" + text[-MAX_LEN + 1 :].encode())
+    for n, extra in enumerate(SPLIT_EXTRAS):
+        for options in (0, 1, 2 * n + 1):
+            seeds.append(bytes([options]) + extra.encode())
+    return seeds
+
+
+LINT_CONFIG = """[lint]
+select = ["Q", "S", "D"]
+ignore = ["scatter-gather"]
+[lint.per-file-ignores]
+"tests/*" = ["allow-filtering"]
+[lint.options.unbounded-partition]
+max-rows = 10
+"""
+
+
+def pieces(text, limit):
+    """`text` cut at blank lines into pieces of at most `limit` bytes."""
+    out, current = [], ""
+    for block in re.split(r"\n\s*\n", text):
+        if current and len(current) + len(block) + 2 > limit:
+            out.append(current)
+            current = ""
+        current += block + "\n\n"
+    if current.strip():
+        out.append(current)
+    return out
+
+
+def lint_seeds():
+    seeds = []
+    for script in schema_sources():
+        for n, piece in enumerate(pieces(script.read_text(), MAX_LEN - 400)):
+            seeds.append(piece.encode())
+            if n == 0:
+                seeds.append((LINT_CONFIG + "\0" + piece).encode())
+    return seeds
+
+
+def exec_ops_seeds():
+    rng = random.Random(20250601)
+    return [bytes(rng.randrange(256) for _ in range(size)) for size in (64, 256, 1024) * 4]
+
+
+TARGETS = {
+    "plan": plan_seeds,
+    "exec": exec_seeds,
+    "split": split_seeds,
+    "lint": lint_seeds,
+    "exec_ops": exec_ops_seeds,
+}
+
+
 def main():
+    """`make_seeds.py [TARGET...] [--corpus]`: every target by default."""
+    targets = [a for a in sys.argv[1:] if not a.startswith("--")] or ["parse", *TARGETS]
+    for target in targets:
+        if target == "parse":
+            write_parse_seeds()
+        else:
+            write_seeds(target, TARGETS[target]())
+    if "--corpus" in sys.argv[1:]:
+        for target in (SEEDS / t for t in targets):
+            corpus = ROOT / "fuzz" / "corpus" / target.name
+            corpus.mkdir(parents=True, exist_ok=True)
+            for seed in target.iterdir():
+                shutil.copy(seed, corpus / seed.name)
+            print(f"copied into {corpus}")
+
+
+def write_parse_seeds():
     statements = []
     for script in sorted((ROOT / "examples").glob("*.cql")):
         statements += split_script(script.read_text())

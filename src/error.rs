@@ -133,7 +133,8 @@ impl Error {
     /// `"class": "rejected"`. Unavailable is never a refusal: it depends on
     /// the cluster's state, not on the statement.
     pub fn as_refusal(mut self) -> Error {
-        self.refusal = self.kind != ErrorKind::Unavailable && self.kind != ErrorKind::SyntaxException;
+        self.refusal =
+            self.kind != ErrorKind::Unavailable && self.kind != ErrorKind::SyntaxException;
         self
     }
 
@@ -245,7 +246,11 @@ impl Error {
     pub fn cqlsh_text(&self) -> String {
         let summary = match self.kind {
             ErrorKind::AlreadyExists => {
-                return format!("{}: {}", self.kind.name(), already_exists_text(&self.message));
+                return format!(
+                    "{}: {}",
+                    self.kind.name(),
+                    already_exists_text(&self.message)
+                );
             }
             ErrorKind::SyntaxException => {
                 return format!("{}: {}", self.kind.name(), self.message);

@@ -216,7 +216,10 @@ fn rows_made_by_update_stay_without_an_insert_marker() {
     let people = copy.execute("SELECT id FROM ks.people").unwrap();
     // Person 3 existed only through an UPDATE: nulling its cells removed
     // it; person 1 was INSERTed and stays.
-    assert_eq!(format!("{:?}", people.rows), "[[Int(5)], [Int(1)], [Int(2)]]");
+    assert_eq!(
+        format!("{:?}", people.rows),
+        "[[Int(5)], [Int(1)], [Int(2)]]"
+    );
 }
 
 #[test]

@@ -222,21 +222,20 @@ fn project(view_name: &str, view: &Table, base_row: &RowView<'_>) -> Option<Proj
         })
         .collect();
     // A base row kept alive only by its cells (never INSERTed) gives a view
-    // row that lives as long as the newest of them.
+    // row that lives as long as its newest cell, expiry included.
     let liveness = base.liveness.or_else(|| {
-        let newest = base
+        let (timestamp, expiry) = base
             .cells
             .iter()
             .flatten()
             .filter_map(|s| match s {
-                Slot::Cell(c) => c.live_value(base_row.now_secs).map(|_| c.timestamp),
-                Slot::Collection(c) => c.max_timestamp(base_row.now_secs),
+                Slot::Cell(c) => c
+                    .live_value(base_row.now_secs)
+                    .map(|_| (c.timestamp, c.expiry)),
+                Slot::Collection(c) => c.max_timestamp(base_row.now_secs).map(|t| (t, None)),
             })
-            .max()?;
-        Some(Liveness {
-            timestamp: newest,
-            expiry: None,
-        })
+            .max_by_key(|(t, e)| (*t, e.map_or(i64::MAX, |e| e.expires_at)))?;
+        Some(Liveness { timestamp, expiry })
     });
     Some(Projection {
         view: view_name.to_string(),

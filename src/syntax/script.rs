@@ -60,6 +60,10 @@ impl fmt::Display for ScriptError {
 
 impl std::error::Error for ScriptError {}
 
+/// What the lexer skips as blank: only these, not every Unicode space (a
+/// no-break space is an invalid character the parser must see).
+const CQL_BLANKS: [char; 4] = [' ', '\t', '\r', '\n'];
+
 /// A token that the end of a line left open, and where it began.
 #[derive(Debug, Clone, Copy)]
 struct OpenToken {
@@ -248,7 +252,7 @@ impl<R: BufRead> StatementSplitter<R> {
             self.line_commands.iter().any(|c| c == word)
         });
         if is_line_command {
-            let end = self.buf.trim_end().len();
+            let end = self.buf.trim_end_matches(CQL_BLANKS).len();
             self.emit(end, true);
         }
     }
@@ -328,7 +332,7 @@ impl<R: BufRead> Iterator for StatementSplitter<R> {
                 Ok(true) => {}
                 Ok(false) => {
                     self.done = true;
-                    let end = self.buf.trim_end().len();
+                    let end = self.buf.trim_end_matches(CQL_BLANKS).len();
                     self.emit(end, false);
                 }
                 Err(e) => {

@@ -1,0 +1,70 @@
+//! Inputs found by the fuzz targets `plan`, `exec`, `exec_ops`, `split` and
+//! `lint` (`fuzz/`), replayed through the very checks the targets run: the
+//! targets' code in `fuzz/fuzz_targets/common/` is included here as a
+//! module, so a test fails exactly when the fuzz target would crash.
+//!
+//! Each input is a file under `fuzz/regressions/<target>/`, in the target's
+//! input format. An `exec_ops` finding is kept twice: `NAME.bin`, the raw
+//! input (it decodes to the same operations only while the generator in
+//! `fuzz_targets/exec_ops.rs` is unchanged), and `NAME.cql`, the CQL script
+//! those operations ran (`-- @advance N` lines move the clock), which the
+//! test replays on an empty session through the `exec` target's checks. A
+//! test marked `#[ignore = "bug: …"]` records a bug still open: fix it,
+//! then remove the `ignore`.
+
+#[path = "../fuzz/fuzz_targets/common/mod.rs"]
+#[allow(unused_imports)]
+mod common;
+
+fn input(target: &str, name: &str) -> Vec<u8> {
+    let path = format!(
+        "{}/fuzz/regressions/{target}/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// `split`: a statement that starts on a line where an earlier statement
+/// ended, and goes on past that line, got column 1 instead of its real
+/// column: `compact` had drained the start of its line before `emit`
+/// counted the column. The splitter now remembers how many characters of
+/// the line it drained.
+#[test]
+fn split_column_after_compaction() {
+    common::split::check(&input("split", "column-after-compaction"));
+}
+
+/// Runs a CQL script (an `exec_ops` finding) on an empty session with the
+/// `exec` target's checks.
+fn run_script(target: &str, name: &str) {
+    let script = String::from_utf8(input(target, name)).expect("a CQL script");
+    common::exec::run_script(common::exec::empty_session_selector(), &script);
+}
+
+/// `split`: a script that ends in a character Rust counts as whitespace but
+/// CQL does not (vertical tab, form feed, no-break space, U+3000…) is cut
+/// short: the splitter trims the last, unterminated statement (and a shell
+/// command's line) with `str::trim_end`, while the lexer's blanks are only
+/// `[ \t\r\n]` and those characters are invalid tokens. `"\u{b}"` alone
+/// yields an empty statement; `"SELECT 1\u{a0}"` loses the character the
+/// parser would have refused. In `Iterator::next` (end of input) and
+/// `end_of_line` of src/syntax/script.rs.
+#[test]
+fn split_trailing_unicode_blank() {
+    common::split::check(&input("split", "trailing-unicode-blank"));
+}
+
+/// `exec_ops`: a materialized view row outlives its base row when the base
+/// row was only UPDATEd (no row marker) with a TTL: after the TTL the base
+/// row is gone but the view row stays. `project` in src/exec/views.rs gives
+/// a view row of a marker-less base row a liveness with the newest cell's
+/// timestamp and `expiry: None`, dropping the cells' expiry; the view is
+/// only recomputed when the base partition is written again. Cassandra
+/// gives such a view row the TTL of the base cells (of the view key column
+/// taken from a regular column, here `n`). Reproduction:
+/// `UPDATE kv USING TTL 5 SET n = 4 WHERE k = 0`, 60 s later `kv` is empty
+/// and `kv_by_n` still holds `(4, 0, null)`.
+#[test]
+fn view_row_outlives_ttl_cells() {
+    run_script("exec_ops", "view-row-outlives-ttl-cells.cql");
+}
