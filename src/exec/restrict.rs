@@ -328,9 +328,26 @@ pub(crate) fn partition_position(
         .map(Value::serialize)
         .collect::<Result<Vec<_>, _>>()?;
     if matches!(parts.as_slice(), [only] if only.is_empty()) {
-        // Cassandra validates every key it reads or writes.
+        // Cassandra validates every key a statement names.
         return Err(Error::invalid("Key may not be empty"));
     }
+    position_of_parts(&parts)
+}
+
+/// Where a partition key lives, without the check on keys a statement
+/// names: a materialized view keeps rows whose partition key is an empty
+/// value, as Cassandra does (its view updates never validate the key).
+pub(crate) fn unchecked_partition_position(
+    key: &[Value],
+) -> Result<crate::storage::PartitionPosition, Error> {
+    let parts = key
+        .iter()
+        .map(Value::serialize)
+        .collect::<Result<Vec<_>, _>>()?;
+    position_of_parts(&parts)
+}
+
+fn position_of_parts(parts: &[Vec<u8>]) -> Result<crate::storage::PartitionPosition, Error> {
     let slices: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
     let bytes = crate::cluster::murmur3::compose_partition_key(&slices)?;
     Ok(crate::storage::PartitionPosition {
@@ -341,7 +358,8 @@ pub(crate) fn partition_position(
 
 /// The token of a partition key.
 pub(crate) fn partition_token(key: &[Value]) -> Result<i64, Error> {
-    Ok(partition_position(key)?.token)
+    // `token('')` is the minimum token in Cassandra, not an error.
+    Ok(unchecked_partition_position(key)?.token)
 }
 
 /// Compares two tuples of values component by component.

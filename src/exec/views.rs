@@ -247,7 +247,7 @@ fn project(view_name: &str, view: &Table, base_row: &RowView<'_>) -> Option<Proj
 }
 
 fn remove(ctx: &PlanContext, store: &mut Store, p: &Projection) {
-    let Ok(position) = restrict::partition_position(&p.key) else {
+    let Ok(position) = restrict::unchecked_partition_position(&p.key) else {
         return;
     };
     let Some(view) = table(ctx, &p.view) else {
@@ -266,7 +266,7 @@ fn remove(ctx: &PlanContext, store: &mut Store, p: &Projection) {
 }
 
 fn put(ctx: &PlanContext, store: &mut Store, p: Projection) {
-    let Ok(position) = restrict::partition_position(&p.key) else {
+    let Ok(position) = restrict::unchecked_partition_position(&p.key) else {
         return;
     };
     let Some(view) = table(ctx, &p.view) else {

@@ -618,6 +618,11 @@ fn check_table(session: &mut Session, table: &Table) {
     });
     for &(start, end) in runs.iter().take(PARTITIONS_CHECKED) {
         let key = &star.rows[start][..npk];
+        if npk == 1 && key_bytes(key)[0].is_empty() {
+            // An empty key (a view row keyed by an empty value) cannot be
+            // named in a WHERE clause: "Key may not be empty".
+            continue;
+        }
         let expected = &star.rows[start..end];
         let got = session
             .execute_prepared(&one, key)
