@@ -616,6 +616,161 @@ pub(crate) fn slice_bounds(
     (start, end)
 }
 
+/// A range of rows in storage order.
+pub(crate) type KeyRange = (StdBound<ClusteringKey>, StdBound<ClusteringKey>);
+
+/// The storage ranges that hold exactly the rows starting with `prefix`
+/// that satisfy every clustering slice: what a range DELETE removes.
+///
+/// [`slice_bounds`] leaves a tuple slice over columns of mixed directions
+/// to a row filter, which a deletion cannot have. Such a slice is the union
+/// of one-column slices, `(a, b) < (x, y)` being `a < x` or `a = x AND
+/// b < y`, each one range whatever its column's direction; the union is
+/// intersected with the other slices.
+pub(crate) fn slice_ranges(
+    table: &Table,
+    predicates: &[Predicate<'_>],
+    prefix: &[Value],
+) -> Vec<KeyRange> {
+    let mut ranges = vec![slice_bounds(table, predicates, prefix)];
+    let mask = descending_mask(table);
+    let Some(next) = clustering_columns(table).get(prefix.len()).copied() else {
+        return ranges;
+    };
+    for p in predicates {
+        let Predicate::MultiCompare {
+            columns,
+            op,
+            values,
+        } = p
+        else {
+            continue;
+        };
+        if columns.first().is_some_and(|c| c.name == next.name)
+            && !uniform_direction(mask, prefix.len(), columns.len())
+            && op.is_slice()
+        {
+            let pieces = tuple_slice_pieces(mask, prefix, *op, values);
+            ranges = intersect_ranges(&ranges, &pieces);
+        }
+    }
+    ranges
+}
+
+/// The disjoint ranges of `(c…) op (values…)` after `prefix`, one per
+/// column of the tuple.
+fn tuple_slice_pieces(
+    mask: u32,
+    prefix: &[Value],
+    op: Operator,
+    values: &[Value],
+) -> Vec<KeyRange> {
+    let mut pieces = Vec::with_capacity(values.len());
+    for i in 0..values.len() {
+        let last = i + 1 == values.len();
+        let op = match op {
+            Operator::Ge | Operator::Le if !last => strict(op),
+            other => other,
+        };
+        let mut pinned = prefix.to_vec();
+        pinned.extend_from_slice(&values[..i]);
+        pieces.push(one_column_range(mask, &pinned, op, &values[i]));
+    }
+    pieces
+}
+
+fn strict(op: Operator) -> Operator {
+    match op {
+        Operator::Ge => Operator::Gt,
+        Operator::Le => Operator::Lt,
+        other => other,
+    }
+}
+
+/// The range of rows starting with `pinned` whose next clustering value
+/// stands in `op` to `value`.
+fn one_column_range(mask: u32, pinned: &[Value], op: Operator, value: &Value) -> KeyRange {
+    let whole = |b| {
+        if pinned.is_empty() {
+            StdBound::Unbounded
+        } else {
+            StdBound::Included(ClusteringKey::bound(pinned.to_vec(), mask, b))
+        }
+    };
+    let mut key = pinned.to_vec();
+    key.push(value.clone());
+    let at = |b| StdBound::Included(ClusteringKey::bound(key.clone(), mask, b));
+    let descending = mask & (1 << pinned.len().min(31)) != 0;
+    let (lower, inclusive) = match op {
+        Operator::Gt => (true, false),
+        Operator::Ge => (true, true),
+        Operator::Lt => (false, false),
+        _ => (false, true),
+    };
+    if lower != descending {
+        let start = at(if inclusive {
+            KeyBound::Before
+        } else {
+            KeyBound::After
+        });
+        (start, whole(KeyBound::After))
+    } else {
+        let end = at(if inclusive {
+            KeyBound::After
+        } else {
+            KeyBound::Before
+        });
+        (whole(KeyBound::Before), end)
+    }
+}
+
+/// The non-empty pairwise intersections of two sets of ranges.
+fn intersect_ranges(a: &[KeyRange], b: &[KeyRange]) -> Vec<KeyRange> {
+    let mut out = Vec::new();
+    for (s1, e1) in a {
+        for (s2, e2) in b {
+            let start = later_start(s1, s2).clone();
+            let end = earlier_end(e1, e2).clone();
+            if crate::storage::bounds_ordered(&start, &end) {
+                out.push((start, end));
+            }
+        }
+    }
+    out
+}
+
+fn later_start<'a>(
+    a: &'a StdBound<ClusteringKey>,
+    b: &'a StdBound<ClusteringKey>,
+) -> &'a StdBound<ClusteringKey> {
+    match (bound_key(a), bound_key(b)) {
+        (None, _) => b,
+        (_, None) => a,
+        (Some(x), Some(y)) if y > x => b,
+        _ => a,
+    }
+}
+
+fn earlier_end<'a>(
+    a: &'a StdBound<ClusteringKey>,
+    b: &'a StdBound<ClusteringKey>,
+) -> &'a StdBound<ClusteringKey> {
+    match (bound_key(a), bound_key(b)) {
+        (None, _) => b,
+        (_, None) => a,
+        (Some(x), Some(y)) if y < x => b,
+        _ => a,
+    }
+}
+
+/// The key of a bound; the bounds built here are never `Excluded`.
+fn bound_key(b: &StdBound<ClusteringKey>) -> Option<&ClusteringKey> {
+    match b {
+        StdBound::Included(k) | StdBound::Excluded(k) => Some(k),
+        StdBound::Unbounded => None,
+    }
+}
+
 /// Whether clustering columns `first..first + count` all sort the same way.
 fn uniform_direction(mask: u32, first: usize, count: usize) -> bool {
     let bit = |i: usize| i < 32 && mask & (1 << i) != 0;

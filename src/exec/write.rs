@@ -807,12 +807,13 @@ pub(crate) fn delete(
                         m.ops.push(Op::DeletePartition { timestamp });
                     }
                     for prefix in prefixes.into_iter().filter(|_| restricted) {
-                        let (start, end) = restrict::slice_bounds(table, &predicates, &prefix);
-                        m.ops.push(Op::DeleteRange {
-                            start,
-                            end,
-                            timestamp,
-                        });
+                        for (start, end) in restrict::slice_ranges(table, &predicates, &prefix) {
+                            m.ops.push(Op::DeleteRange {
+                                start,
+                                end,
+                                timestamp,
+                            });
+                        }
                     }
                 }
             }

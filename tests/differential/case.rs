@@ -70,18 +70,6 @@ pub enum Write {
     },
 }
 
-impl Write {
-    /// Sends the write with literals rather than bound values.
-    pub fn set_literal(&mut self) {
-        match self {
-            Write::Insert { style, .. }
-            | Write::Update { style, .. }
-            | Write::Delete { style, .. }
-            | Write::DeleteColumns { style, .. } => style.bind = false,
-        }
-    }
-}
-
 /// A filter on a regular or static column (needs ALLOW FILTERING).
 #[derive(Clone, Debug)]
 pub enum Filter {

@@ -58,31 +58,12 @@ impl<'a> Draw<'a> {
 #[derive(Clone, Copy, Debug)]
 pub struct Knobs {
     pub statics: bool,
-    /// Bug 1: `k IN (1, 1) ... ORDER BY c` (an IN naming one partition
-    /// twice) is not refused for paging as Cassandra refuses every IN.
-    pub repeated_key_in_with_order_by: bool,
-    /// Bug 2: an empty single-column partition key bound to a `?` marker
-    /// of a prepared write is accepted (and stored) instead of failing
-    /// with "Key may not be empty".
-    pub bound_empty_key: bool,
-    /// Bug 3: a multi-column slice over clustering columns of mixed
-    /// directions (`(a, b) > (1, 0)` with `a DESC, b ASC`) misses the rows
-    /// equal on the first column.
-    pub mixed_order_multi_slice: bool,
 }
 
 impl Knobs {
-    pub const ALL: Knobs = Knobs {
-        statics: true,
-        repeated_key_in_with_order_by: true,
-        bound_empty_key: true,
-        mixed_order_multi_slice: true,
-    };
-    /// Everything except the known widerow bugs.
-    pub const PASSING: Knobs = Knobs {
-        mixed_order_multi_slice: false,
-        ..Knobs::ALL
-    };
+    pub const ALL: Knobs = Knobs { statics: true };
+    /// Everything except the known widerow bugs (none open now).
+    pub const PASSING: Knobs = Knobs::ALL;
 }
 
 pub fn table(d: &mut Draw, knobs: Knobs) -> Table {
@@ -176,19 +157,15 @@ fn slice(d: &mut Draw, t: &Table, col: usize) -> Slice {
 }
 
 /// A multi-column relation on the first one or more clustering columns.
-fn multi_relation(d: &mut Draw, t: &Table, knobs: Knobs) -> (Vec<usize>, Multi) {
+/// `mixed_slices`: whether a slice may span columns of mixed directions.
+fn multi_relation(d: &mut Draw, t: &Table) -> (Vec<usize>, Multi) {
     let ck = t.ck();
-    let mut cols = ck[..1 + d.below(ck.len())].to_vec();
+    let cols = ck[..1 + d.below(ck.len())].to_vec();
     let tuple = |d: &mut Draw| -> Vec<Lit> { cols.iter().map(|&c| lit(d, t, c)).collect() };
     let m = match d.below(3) {
         0 => Multi::Eq(tuple(d)),
         1 => Multi::In((0..2 + d.below(2)).map(|_| tuple(d)).collect()),
         _ => {
-            if !knobs.mixed_order_multi_slice && cols.iter().any(|&c| t.desc(c) != t.desc(cols[0]))
-            {
-                cols.truncate(1); // bug 3
-            }
-            let tuple = |d: &mut Draw| -> Vec<Lit> { cols.iter().map(|&c| lit(d, t, c)).collect() };
             let bound = |d: &mut Draw| Some((d.chance(50), tuple(d)));
             let (mut lower, mut upper) = match d.below(3) {
                 0 => (bound(d), None),
@@ -233,23 +210,15 @@ fn style(d: &mut Draw) -> Style {
     }
 }
 
-pub fn op(d: &mut Draw, t: &Table, knobs: Knobs) -> Op {
+pub fn op(d: &mut Draw, t: &Table) -> Op {
     if d.chance(40) {
-        let mut r = read(d, t, knobs);
-        if !knobs.bound_empty_key && empty_key_read(t, &r) {
-            r.style.bind = false; // bug 2: bound, widerow does not reject it
-        }
-        Op::Read(r)
+        Op::Read(read(d, t))
     } else {
-        let mut w = write(d, t, knobs);
-        if !knobs.bound_empty_key && rejects_empty_key(t, &w) {
-            w.set_literal(); // bug 2: bound, widerow does not reject it
-        }
-        Op::Write(w)
+        Op::Write(write(d, t))
     }
 }
 
-fn write(d: &mut Draw, t: &Table, knobs: Knobs) -> Write {
+fn write(d: &mut Draw, t: &Table) -> Write {
     let style = style(d);
     let (pk, ck, statics) = (t.pk(), t.ck(), t.statics());
     let non_key: Vec<usize> = statics.iter().copied().chain(t.regulars()).collect();
@@ -308,7 +277,7 @@ fn write(d: &mut Draw, t: &Table, knobs: Knobs) -> Write {
                 multi: None,
             };
             if !ck.is_empty() && d.chance(20) {
-                at.multi = Some(multi_relation(d, t, knobs));
+                at.multi = Some(multi_relation(d, t));
             } else if !ck.is_empty() && !d.chance(25) {
                 // Rows, or a clustering range: a prefix of `=`/`IN`, then maybe a slice.
                 let p = d.below(ck.len() + 1);
@@ -377,7 +346,7 @@ pub fn read_error(t: &Table, read: &Read) -> Option<&'static str> {
     }
 }
 
-fn read(d: &mut Draw, t: &Table, knobs: Knobs) -> Read {
+fn read(d: &mut Draw, t: &Table) -> Read {
     let (pk, ck) = (t.pk(), t.ck());
     let all: Vec<usize> = (0..t.columns.len()).collect();
     let any_col = |d: &mut Draw| all[d.below(all.len())];
@@ -445,7 +414,7 @@ fn read(d: &mut Draw, t: &Table, knobs: Knobs) -> Read {
     match d.below(12) {
         _ if ck.is_empty() || distinct => {}
         0..=4 => {}
-        10..=11 => multi = Some(multi_relation(d, t, knobs)),
+        10..=11 => multi = Some(multi_relation(d, t)),
         5..=8 => {
             // Seekable: `=`/`IN` on a prefix, then maybe a slice (§3.1).
             let p = d.below(ck.len() + 1);
@@ -525,18 +494,9 @@ fn read(d: &mut Draw, t: &Table, knobs: Knobs) -> Read {
     }
 
     let mut order = None;
-    let many = exact
-        && pk_restrictions
-            .iter()
-            .any(|r| matches!(r, Some(PkRestriction::Eq(v)) if v.len() > 1));
-    let one_partition = pk_restrictions.iter().all(|r| match r {
-        Some(PkRestriction::Eq(v)) => v.iter().all(|x| *x == v[0]),
-        _ => false,
-    });
-    let bug1 = many && one_partition && !knobs.repeated_key_in_with_order_by;
     let plain = matches!(selection, Selection::Star | Selection::Columns(_));
     let orderable = plain || matches!(selection, Selection::GroupBy(..));
-    if exact && !ck.is_empty() && orderable && !bug1 && d.chance(30) {
+    if exact && !ck.is_empty() && orderable && d.chance(30) {
         // ORDER BY may start after clustering columns fixed by `=` (§6.1).
         let fixed = match &multi {
             Some((cols, Multi::Eq(_))) => cols.len(),
