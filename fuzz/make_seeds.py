@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the seed corpora fuzz/seeds/<target>/ of every fuzz target.
+"""Writes the seed corpora fuzz/corpus/<target>/ of every fuzz target.
 
 * parse: one statement per file, from the example scripts (examples/*.cql)
   and the `(* example: ... *)` lines of grammar/cql.ebnf.
@@ -15,18 +15,17 @@
   some behind a `widerow.toml` and a NUL byte.
 * exec_ops: a few fixed pseudo-random inputs (the target decodes any bytes).
 
-Run from anywhere; existing seeds are replaced. `--corpus` also copies each
-target's seeds into fuzz/corpus/<target>/ (libFuzzer's working corpus, not
-committed).
+Run from anywhere; existing seeds are replaced. libFuzzer grows its own
+corpus in fuzz/work/<target>/ (not committed) and reads these as a second
+corpus directory.
 """
 import pathlib
 import random
 import re
-import shutil
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-SEEDS = ROOT / "fuzz" / "seeds"
+SEEDS = ROOT / "fuzz" / "corpus"
 OUT = SEEDS / "parse"
 # libFuzzer's -max_len in fuzz/README.md: longer seeds would be cut.
 MAX_LEN = 4096
@@ -83,7 +82,7 @@ def split_script(text, keep_advance=False):
 
 
 def write_seeds(target, seeds):
-    """Replaces fuzz/seeds/<target>/ with `seeds` (bytes), deduplicated and
+    """Replaces fuzz/corpus/<target>/ with `seeds` (bytes), deduplicated and
     at most MAX_LEN long."""
     out = SEEDS / target
     out.mkdir(parents=True, exist_ok=True)
@@ -215,20 +214,13 @@ TARGETS = {
 
 
 def main():
-    """`make_seeds.py [TARGET...] [--corpus]`: every target by default."""
+    """`make_seeds.py [TARGET...]`: every target by default."""
     targets = [a for a in sys.argv[1:] if not a.startswith("--")] or ["parse", *TARGETS]
     for target in targets:
         if target == "parse":
             write_parse_seeds()
         else:
             write_seeds(target, TARGETS[target]())
-    if "--corpus" in sys.argv[1:]:
-        for target in (SEEDS / t for t in targets):
-            corpus = ROOT / "fuzz" / "corpus" / target.name
-            corpus.mkdir(parents=True, exist_ok=True)
-            for seed in target.iterdir():
-                shutil.copy(seed, corpus / seed.name)
-            print(f"copied into {corpus}")
 
 
 def write_parse_seeds():

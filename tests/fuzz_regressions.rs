@@ -38,7 +38,7 @@ fn assert_syntax_error(text: &str) {
 
 #[test]
 fn seeds_round_trip() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz/seeds/parse");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz/corpus/parse");
     let mut parsed = 0;
     for entry in std::fs::read_dir(dir).expect("seed corpus") {
         let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();

@@ -28,6 +28,7 @@ pub fn check(data: &[u8]) {
     findings.extend(linter.finish());
     for finding in &findings {
         check_location(finding, &files);
+        check_suggestion(finding, linter.context());
     }
     for format in OutputFormat::ALL {
         let _ = output::render(format, &findings, linter.rules(), RenderOptions::default());
@@ -71,4 +72,41 @@ fn check_location(finding: &Finding, files: &[(&str, &str)]) {
         "finding {} ends before it starts: {finding:?}",
         finding.code
     );
+}
+
+/// A suggested query table is CQL that parses, and when its CREATE TABLE
+/// applies to the schema as it ends up, the rewritten query reads one
+/// partition of it (what `lint::suggest` promises and checks against the
+/// schema of its time; later statements may have taken the name, hence
+/// the leniency).
+fn check_suggestion(finding: &Finding, schema: &widerow::PlanContext) {
+    use widerow::QueryClass;
+    let Some(script) = &finding.suggestion else {
+        return;
+    };
+    let mut ctx = schema.clone();
+    let mut created = true;
+    for statement in widerow::split_statements(script) {
+        let parsed = widerow::parse_statement(&statement.text).unwrap_or_else(|e| {
+            panic!(
+                "suggestion of {} does not parse: {:?}: {e:?}\n{script}",
+                finding.code, statement.text
+            )
+        });
+        if widerow::planner::is_schema_statement(&parsed) {
+            created &= ctx.apply_schema(&parsed).is_ok();
+        } else if created {
+            if let Ok(plan) = widerow::planner::plan_statement(&ctx, &parsed) {
+                assert!(
+                    matches!(
+                        plan.class,
+                        QueryClass::PointLookup | QueryClass::PartitionScan
+                    ),
+                    "suggestion of {} reads {:?}:\n{script}",
+                    finding.code,
+                    plan.class
+                );
+            }
+        }
+    }
 }
