@@ -221,6 +221,46 @@ fn json_lines_records() {
     assert!(records.iter().all(|r| r.get("file").is_none()));
 }
 
+/// Shell commands keep JSON Lines whole: their text is an `output` record,
+/// cqlsh's own error an `error` record named `ShellError`, a server error
+/// from DESCRIBE the server's record; nothing reaches standard error.
+#[test]
+fn shell_commands_in_json_lines() {
+    let dir = scratch("json_shell");
+    let script = format!(
+        "{SCHEMA}CONSISTENCY;\n\
+         CONSISTENCY SOMETIMES;\n\
+         DESCRIBE TABLE ks.nope;\n\
+         CLEAR;\n\
+         COPY ks.users (g, id, name) TO STDOUT;\n\
+         COPY ks.nope FROM 'x.csv';\n"
+    );
+    write(&dir, "script.cql", &script);
+    let run = widerow(&dir, &["--format", "json", "-f", "script.cql"]);
+    assert_eq!(code(&run), 2);
+    assert_eq!(stderr(&run), "", "errors are records in JSON Lines");
+    let records = records(&run);
+    let shell: Vec<&Json> = records
+        .iter()
+        .filter(|r| r["line"].as_u64() > Some(5))
+        .collect();
+    assert_eq!(shell.len(), 5, "CLEAR prints nothing: {shell:?}");
+    assert_eq!(shell[0]["kind"], "output");
+    assert_eq!(shell[0]["text"], "Current consistency level is ONE.\n");
+    assert_eq!(shell[1]["kind"], "error");
+    assert_eq!(shell[1]["error"], "ShellError");
+    assert_eq!(shell[1]["message"], "Improper CONSISTENCY command.");
+    assert_eq!(shell[2]["error"], "InvalidRequest");
+    assert_eq!(shell[3]["kind"], "output");
+    assert!(
+        shell[3]["text"].as_str().unwrap().contains("0,1,Alice\r\n"),
+        "{}",
+        shell[3]
+    );
+    assert_eq!(shell[4]["error"], "ShellError");
+    assert_eq!(shell[4]["message"], "Column family nope not found");
+}
+
 #[test]
 fn unavailable_is_a_failure_without_class() {
     let dir = scratch("unavailable");

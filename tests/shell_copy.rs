@@ -28,12 +28,22 @@ fn shell() -> Shell {
 }
 
 /// Runs a script; returns everything written to standard output and standard error.
+/// Every error line must carry batch mode's `test.cql:LINE:` prefix (cqlsh's
+/// `printerr`), which is checked and then removed so the cases read as cqlsh's
+/// messages.
 fn run(shell: &mut Shell, script: &str) -> (String, String) {
     let (mut out, mut err) = (String::new(), String::new());
     for statement in split_statements_with_line_commands(script, LINE_COMMANDS) {
         let reply = shell.run("test.cql", &statement);
         out.push_str(&reply.stdout());
-        err.push_str(&reply.err);
+        let prefix = format!("test.cql:{}:", statement.line);
+        for line in reply.err.lines() {
+            let message = line.strip_prefix(&prefix).unwrap_or_else(|| {
+                panic!("error line without {prefix}: {line:?}");
+            });
+            err.push_str(message);
+            err.push('\n');
+        }
     }
     (out, err)
 }

@@ -98,6 +98,27 @@ pub fn error_record(file: Option<&str>, line: usize, error: &Error, rejected: bo
     error_json(file, line, error, rejected).to_string()
 }
 
+/// The record of a shell command's text (DESCRIBE, CONSISTENCY, COPY's
+/// progress …): `kind: "output"` and the `text` cqlsh would print, so the
+/// command keeps its place among the statements' records.
+pub fn output_record(file: Option<&str>, line: usize, text: &str) -> String {
+    let mut object = head(file, line);
+    object.insert("kind".into(), json!("output"));
+    object.insert("text".into(), json!(text));
+    Json::Object(object).to_string()
+}
+
+/// The record of a shell command that failed in cqlsh's own words (no
+/// server exception to name): `error: "ShellError"` and the `message`
+/// cqlsh prints.
+pub fn shell_error_record(file: Option<&str>, line: usize, message: &str) -> String {
+    let mut object = head(file, line);
+    object.insert("kind".into(), json!("error"));
+    object.insert("error".into(), json!("ShellError"));
+    object.insert("message".into(), json!(message));
+    Json::Object(object).to_string()
+}
+
 /// `file` (when given) and `line`, the keys every record starts with.
 fn head(file: Option<&str>, line: usize) -> Map<String, Json> {
     let mut object = Map::new();

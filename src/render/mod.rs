@@ -9,7 +9,9 @@ pub mod table;
 
 pub use csv::{csv, csv_field};
 pub use expanded::{expanded, expanded_pages};
-pub use json::{error_json, error_record, result_json, result_record};
+pub use json::{
+    error_json, error_record, output_record, result_json, result_record, shell_error_record,
+};
 pub use table::{
     is_conditional, table, table_pages, warnings_block, TableOptions, DEFAULT_PAGE_SIZE,
 };

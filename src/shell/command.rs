@@ -214,6 +214,36 @@ pub fn parse(text: &str) -> Option<Command> {
     }
 }
 
+/// A shell command's reply as JSON Lines, so standard output stays one
+/// record per line and standard error stays empty: its text becomes an
+/// `output` record, its error an `error` record. A failed reply with no
+/// error text already holds the records `Shell::report` wrote (a server
+/// error from DESCRIBE, SAVE or CLUSTER) and passes as it is.
+fn json_reply(statement: &ScriptStatement, reply: Reply) -> Reply {
+    use crate::render::{output_record, shell_error_record};
+    if reply.failed && reply.err.is_empty() {
+        return reply;
+    }
+    let mut out = Vec::new();
+    let text = reply.stdout();
+    if !text.is_empty() {
+        out.push(format!("{}\n", output_record(None, statement.line, &text)));
+    }
+    if !reply.err.is_empty() {
+        let record = if reply.failed {
+            shell_error_record(None, statement.line, reply.err.trim_end())
+        } else {
+            output_record(None, statement.line, &reply.err)
+        };
+        out.push(format!("{record}\n"));
+    }
+    Reply {
+        out,
+        err: String::new(),
+        ..reply
+    }
+}
+
 /// How deep SOURCE may nest (a file sourcing itself stops here).
 const MAX_SOURCE_DEPTH: usize = 16;
 
@@ -225,13 +255,18 @@ impl Shell {
         statement: &ScriptStatement,
         command: Command,
     ) -> Reply {
+        if matches!(command, Command::Clear) && self.settings.format.is_machine() {
+            return Reply::default();
+        }
         // Describe, Save, Cluster report through `report`, which prefixes.
         let own_errors = !matches!(
             command,
-            Command::Describe(_) | Command::Save(_) | Command::Cluster(_) | Command::Copy(_)
+            Command::Describe(_) | Command::Save(_) | Command::Cluster(_)
         );
         let reply = self.command_reply(source, statement, command);
-        if own_errors {
+        if self.settings.format == super::Format::Json {
+            json_reply(statement, reply)
+        } else if own_errors {
             self.prefix_errors(source, statement, reply)
         } else {
             reply
