@@ -17,6 +17,7 @@
 #   memory    /usr/bin/time -v widerow -f res_big.cql / res_small.cql
 #   copy      /usr/bin/time -v widerow -f copy.cql / inserts.cql
 #   cli       scripts/cli-compare.sh: widerow -f against the sqlite3 shell
+#   repl      scripts/repl-soak.py: a REPL session of $REPL_STATEMENTS statements
 #
 # Options:
 #   --quick     small inputs and few repetitions, to check the tooling;
@@ -34,6 +35,7 @@
 #   CLI_ROWS, CLI_RUNS     rows and runs of `cli` (default 1000000 and 1)
 #   MEMORY_STATEMENTS      INSERTs of `memory`'s big script (default 1000000)
 #   COPY_ROWS, COPY_RUNS   rows and runs of `copy` (default 1000000 and 2)
+#   REPL_STATEMENTS        statements typed into `repl`'s session (default 100000)
 #   BENCH_NOTE             a sentence added to each region's machine line,
 #                          e.g. "The cores were shared with a fuzzer."
 #   CQLSH                  a cqlsh command to time beside widerow in `startup`
@@ -42,7 +44,7 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-all_sections=(parse plan lint compare startup memory copy cli)
+all_sections=(parse plan lint compare startup memory copy cli repl)
 markdown=$root/BENCHMARKS.md
 report() { python3 "$root/scripts/bench-report.py" "$@"; }
 
@@ -69,7 +71,7 @@ done
 
 if [ "$quick" = 1 ]; then
   : "${WIDEROW_BENCH_SENSORS:=10}" "${WIDEROW_BENCH_SCALING:=0}" "${LINT_RUNS:=1}"
-  : "${CLI_ROWS:=10000}" "${MEMORY_STATEMENTS:=20000}" "${COPY_ROWS:=20000}" "${COPY_RUNS:=1}"
+  : "${CLI_ROWS:=10000}" "${MEMORY_STATEMENTS:=20000}" "${COPY_ROWS:=20000}" "${COPY_RUNS:=1}" "${REPL_STATEMENTS:=500}"
   hyperfine_runs=(--warmup 3 --runs 20)
   criterion_args=(--quick)
 else
@@ -84,6 +86,7 @@ cli_runs=${CLI_RUNS:-1}
 memory_statements=${MEMORY_STATEMENTS:-1000000}
 copy_rows=${COPY_ROWS:-1000000}
 copy_runs=${COPY_RUNS:-2}
+repl_statements=${REPL_STATEMENTS:-100000}
 TIME=/usr/bin/time
 widerow=$root/target/release/widerow
 
@@ -98,6 +101,7 @@ describe() {
     memory) echo "/usr/bin/time -v target/release/widerow -f res_small.cql; /usr/bin/time -v target/release/widerow -f res_big.cql   # scripts/gen-load-scripts.py same-rows DIR --statements $memory_statements" ;;
     copy) echo "/usr/bin/time -v target/release/widerow -f copy.cql; /usr/bin/time -v target/release/widerow -f inserts.cql   # runs of each: $copy_runs; scripts/gen-load-scripts.py users DIR --rows $copy_rows" ;;
     cli) echo "scripts/cli-compare.sh --rows $cli_rows --runs $cli_runs" ;;
+    repl) echo "scripts/repl-soak.py --statements $repl_statements" ;;
   esac
 }
 
@@ -263,6 +267,12 @@ section_copy() {
 section_cli() {
   scripts/cli-compare.sh --rows "$cli_rows" --runs "$cli_runs" --dir "$work/cli" >"$work/cli.body"
   { header cli; cat "$work/cli.body"; } >"$work/cli.md"
+}
+
+section_repl() {
+  build_release
+  python3 scripts/repl-soak.py --statements "$repl_statements" --binary "$widerow" >"$work/repl.body"
+  { header repl; cat "$work/repl.body"; } >"$work/repl.md"
 }
 
 for s in "${sections[@]}"; do
