@@ -14,6 +14,12 @@ pub struct Limits {
     pub nesting_depth: usize,
     /// Most values in one IN list (`in_list_length`). widerow's own: 10,000.
     pub in_list_length: usize,
+    /// Most keys the IN lists of one statement may name together, on the
+    /// partition key and on the clustering key each
+    /// (`in_select_cartesian_product`, Cassandra's guardrail and its
+    /// message; Cassandra leaves it off by default, widerow's is 100,000):
+    /// a few short IN lists can name billions of keys.
+    pub in_select_cartesian_product: usize,
     /// A batch whose mutations are larger than this many bytes gets
     /// Cassandra's warning (`batch_size_warn_threshold`, Cassandra's 5 KiB).
     pub batch_size_warn_threshold: usize,
@@ -32,6 +38,7 @@ impl Default for Limits {
             statement_size: 1 << 20,
             nesting_depth: crate::syntax::MAX_NESTING,
             in_list_length: 10_000,
+            in_select_cartesian_product: 100_000,
             batch_size_warn_threshold: 5 * 1024,
             batch_size_fail_threshold: 50 * 1024,
             collection_size: 65_535,
@@ -44,6 +51,10 @@ pub const LIMIT_KEYS: &[(&str, &str)] = &[
     ("statement_size", "--max-statement-size"),
     ("nesting_depth", "--max-nesting-depth"),
     ("in_list_length", "--max-in-list-length"),
+    (
+        "in_select_cartesian_product",
+        "--in-select-cartesian-product",
+    ),
     ("batch_size_warn_threshold", "--batch-size-warn-threshold"),
     ("batch_size_fail_threshold", "--batch-size-fail-threshold"),
     ("collection_size", "--max-collection-size"),
@@ -77,6 +88,7 @@ impl Limits {
             "statement_size" => &mut self.statement_size,
             "nesting_depth" => &mut self.nesting_depth,
             "in_list_length" => &mut self.in_list_length,
+            "in_select_cartesian_product" => &mut self.in_select_cartesian_product,
             "batch_size_warn_threshold" => &mut self.batch_size_warn_threshold,
             "batch_size_fail_threshold" => &mut self.batch_size_fail_threshold,
             "collection_size" => &mut self.collection_size,

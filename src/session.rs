@@ -244,6 +244,7 @@ impl Session {
     /// Sets the limits statements are held to.
     pub fn set_limits(&mut self, limits: Limits) {
         self.limits = limits;
+        self.ctx.limits = limits;
     }
 
     /// Parses within the statement size and nesting limits.

@@ -203,3 +203,64 @@ fn limits_refuse_with_a_clear_error_and_change_nothing() {
         warned.warnings
     );
 }
+
+/// IN lists whose cartesian product names more keys than
+/// `in_select_cartesian_product` allows are refused with Cassandra's
+/// guardrail message (the cases of Cassandra's own guardrail test, with a
+/// threshold of 25), on the partition key and on the clustering key, in
+/// reads and in writes, before anything is materialised or changed.
+#[test]
+fn in_cartesian_products_past_the_limit_are_refused() {
+    use widerow::limits::Limits;
+    let mut s = session();
+    s.execute("CREATE TABLE grid (pk1 int, pk2 int, ck1 int, ck2 int, v int, PRIMARY KEY ((pk1, pk2), ck1, ck2))")
+        .unwrap();
+    s.set_limits(Limits {
+        in_select_cartesian_product: 25,
+        ..Limits::default()
+    });
+    let terms = |n: usize| (0..n).map(|i| i.to_string()).collect::<Vec<_>>().join(", ");
+    let select = |pk1, pk2, ck1, ck2| {
+        format!(
+            "SELECT * FROM grid WHERE pk1 IN ({}) AND pk2 IN ({}) AND ck1 IN ({}) AND ck2 IN ({})",
+            terms(pk1),
+            terms(pk2),
+            terms(ck1),
+            terms(ck2)
+        )
+    };
+    let message = |what: &str, n: usize| {
+        format!(
+            "Guardrail in_select_cartesian_product violated: Aborting query because the cartesian product of the IN restrictions on {what} produces {n} values, this exceeds fail threshold of 25."
+        )
+    };
+    for (pk1, pk2, ck1, ck2) in [(5, 5, 5, 5), (1, 25, 25, 1), (1, 1, 3, 8)] {
+        s.execute(&select(pk1, pk2, ck1, ck2)).unwrap();
+    }
+    let before = state(&s);
+    for (pk1, pk2) in [(1, 26), (5, 6), (26, 1)] {
+        let e = s.execute(&select(pk1, pk2, 1, 1)).unwrap_err();
+        assert_eq!(e.message(), message("partition key", pk1 * pk2));
+    }
+    for (ck1, ck2) in [(1, 26), (5, 6), (6, 5)] {
+        let e = s.execute(&select(1, 1, ck1, ck2)).unwrap_err();
+        assert_eq!(e.message(), message("clustering key", ck1 * ck2));
+    }
+    let e = s
+        .execute(&format!(
+            "DELETE FROM grid WHERE pk1 = 0 AND pk2 = 0 AND ck1 IN ({}) AND ck2 IN ({})",
+            terms(5),
+            terms(6)
+        ))
+        .unwrap_err();
+    assert_eq!(e.message(), message("clustering key", 30));
+    let e = s
+        .execute(&format!(
+            "UPDATE grid SET v = 1 WHERE pk1 IN ({}) AND pk2 IN ({}) AND ck1 = 0 AND ck2 = 0",
+            terms(2),
+            terms(13)
+        ))
+        .unwrap_err();
+    assert_eq!(e.message(), message("partition key", 26));
+    assert_eq!(before, state(&s));
+}

@@ -125,6 +125,11 @@ pub struct ClusterArgs {
     #[arg(long, value_name = "N", global = true)]
     pub max_in_list_length: Option<usize>,
 
+    /// Most keys the IN lists of one statement name together
+    /// (`[limits] in_select_cartesian_product`).
+    #[arg(long, value_name = "N", global = true)]
+    pub in_select_cartesian_product: Option<usize>,
+
     /// Batch size that draws Cassandra's warning (`[limits] batch_size_warn_threshold`).
     #[arg(long, value_name = "BYTES", global = true)]
     pub batch_size_warn_threshold: Option<usize>,
@@ -145,6 +150,10 @@ impl ClusterArgs {
             ("statement_size", self.max_statement_size),
             ("nesting_depth", self.max_nesting_depth),
             ("in_list_length", self.max_in_list_length),
+            (
+                "in_select_cartesian_product",
+                self.in_select_cartesian_product,
+            ),
             ("batch_size_warn_threshold", self.batch_size_warn_threshold),
             ("batch_size_fail_threshold", self.batch_size_fail_threshold),
             ("collection_size", self.max_collection_size),

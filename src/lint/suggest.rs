@@ -285,6 +285,7 @@ fn scratch_context(planner: &PlanContext, keyspace: &str) -> Option<PlanContext>
         consistency: planner.consistency,
         coordinator: planner.coordinator,
         keyspace: Some(keyspace.to_string()),
+        limits: planner.limits,
     })
 }
 

@@ -42,6 +42,8 @@ pub struct PlanContext {
     pub coordinator: Coordinator,
     /// The keyspace of `USE`, if any.
     pub keyspace: Option<String>,
+    /// The limits planning enforces (the IN cartesian product).
+    pub limits: crate::limits::Limits,
 }
 
 impl Default for PlanContext {
@@ -52,6 +54,7 @@ impl Default for PlanContext {
             consistency: ConsistencyLevel::One,
             coordinator: Coordinator::default(),
             keyspace: None,
+            limits: crate::limits::Limits::default(),
         }
     }
 }
@@ -137,6 +140,7 @@ pub fn plan_statement(ctx: &PlanContext, statement: &Statement) -> Result<Plan, 
             not_a_view(table)?;
             let target = modify::update(table, update)?;
             let class = write_class(table, &target);
+            routing::check_cartesian_product(ctx, "clustering key", &target.ck)?;
             routing::write_plan(ctx, table, StatementKind::Update, class, &target.pk)
         }
         Statement::Delete(delete) => {
@@ -146,6 +150,7 @@ pub fn plan_statement(ctx: &PlanContext, statement: &Statement) -> Result<Plan, 
             not_a_view(table)?;
             let target = modify::delete(table, delete)?;
             let class = write_class(table, &target);
+            routing::check_cartesian_product(ctx, "clustering key", &target.ck)?;
             routing::write_plan(ctx, table, StatementKind::Delete, class, &target.pk)
         }
         Statement::Batch(batch) => plan_batch(ctx, batch),

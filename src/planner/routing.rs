@@ -89,6 +89,46 @@ fn restriction_terms<'a>(restriction: &Restriction<'a>) -> Option<Vec<&'a Term>>
     }
 }
 
+/// Refuses IN lists that name more keys together than
+/// `[limits] in_select_cartesian_product` allows, with the message of
+/// Cassandra's guardrail of that name (`what` is "partition key" or
+/// "clustering key"): the keys are materialised, and a few short lists can
+/// name billions. A bind marker list (`IN ?`) counts once here; its values
+/// are counted when the statement runs.
+pub(crate) fn check_cartesian_product(
+    ctx: &PlanContext,
+    what: &str,
+    restrictions: &[Restriction<'_>],
+) -> Result<(), Error> {
+    let lists: Vec<&Restriction<'_>> = restrictions
+        .iter()
+        .filter(|r| matches!(r.shape, Shape::In(InValues::List(_))))
+        .collect();
+    let size = |r: &Restriction<'_>| match r.shape {
+        Shape::In(InValues::List(items)) => items.len(),
+        _ => 1,
+    };
+    let product = lists
+        .iter()
+        .fold(1usize, |product, r| product.saturating_mul(size(r)));
+    let max = ctx.limits.in_select_cartesian_product;
+    if product <= max {
+        return Ok(());
+    }
+    let mut error = Error::invalid(format!(
+        "Guardrail in_select_cartesian_product violated: Aborting query because the cartesian \
+         product of the IN restrictions on {what} produces {product} values, this exceeds fail \
+         threshold of {max}."
+    ));
+    let spans = lists
+        .iter()
+        .flat_map(|r| r.relations.iter().map(|rel| rel.span));
+    if let Some(span) = spans.reduce(|a, b| a.to(b)) {
+        error = error.with_span(span);
+    }
+    Err(error)
+}
+
 /// The cartesian product of the partition key restrictions, coerced to the
 /// key columns' types: literals are checked as Cassandra checks them.
 fn partition_keys(table: &Table, pk: &[Restriction<'_>]) -> Result<Vec<Key>, Error> {
@@ -215,6 +255,7 @@ fn targets(
     let mut out = Vec::new();
     let mut reached: Vec<NodeIndex> = Vec::new();
     let mut coordinator = None;
+    check_cartesian_product(ctx, "partition key", pk)?;
     for key in partition_keys(table, pk)? {
         let Some(values) = &key.values else {
             out.push(PartitionTarget {
@@ -340,6 +381,7 @@ pub(crate) fn select_plan(
     let table = analysis.table;
     let replication = &keyspace(ctx, table)?.replication;
     ctx.consistency.validate_for_read()?;
+    check_cartesian_product(ctx, "clustering key", &analysis.clause.ck)?;
     let mut warnings = Vec::new();
     let (partitions, nodes, coordinator) = match analysis.key {
         KeyState::Exact => {
