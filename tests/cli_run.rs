@@ -626,3 +626,172 @@ fn timestamps_follow_tz() {
         stdout(&utc)
     );
 }
+
+/// A script whose COPY FROM STDIN reads the lines after it (cqlsh reads them
+/// from its own input), then goes on: the SELECT sees the rows, and the
+/// failing statement after it keeps its line (11).
+const COPY_SCRIPT: &str = "\
+COPY ks.users (g, id, name) FROM STDIN;
+1,1,Ann
+1,2,\"Ben, Jr.\"
+.
+SELECT id, name FROM ks.users WHERE g = 1;
+SELECT * FROM ks.nope;
+";
+
+const COPIED_TABLE: &str = "
+ id | name
+----+----------
+  1 |      Ann
+  2 | Ben, Jr.
+
+(2 rows)
+";
+
+/// What a script's COPY FROM STDIN prints before the SELECT's table.
+fn assert_copied(out: &str) {
+    assert!(
+        out.starts_with(
+            "Using 1 child processes\n\nStarting copy of ks.users with columns [g, id, name].\n\
+             [Use . on a line by itself to end input]\n"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("\n2 rows imported from 1 files in "), "{out}");
+    assert!(out.ends_with(COPIED_TABLE), "{out}");
+}
+
+#[test]
+fn copy_from_stdin_reads_the_lines_after_it_in_a_file() {
+    let dir = scratch("copy_stdin_file");
+    write(&dir, "script.cql", &format!("{SCHEMA}{COPY_SCRIPT}"));
+    let run = widerow(&dir, &["-f", "script.cql"]);
+    assert_eq!(code(&run), 2);
+    assert_copied(&stdout(&run));
+    let err = stderr(&run);
+    assert!(err.starts_with("script.cql:11:InvalidRequest:"), "{err}");
+    assert_eq!(err.lines().count(), 1, "the data lines are not CQL: {err}");
+}
+
+#[test]
+fn copy_from_stdin_reads_the_lines_after_it_on_standard_input() {
+    let dir = scratch("copy_stdin_pipe");
+    let run = widerow_stdin(&dir, &[], &format!("{SCHEMA}{COPY_SCRIPT}"));
+    assert_eq!(code(&run), 2);
+    assert_copied(&stdout(&run));
+    let err = stderr(&run);
+    assert!(err.starts_with("<stdin>:11:InvalidRequest:"), "{err}");
+    assert_eq!(err.lines().count(), 1, "the data lines are not CQL: {err}");
+}
+
+#[test]
+fn copy_from_stdin_in_json_lines() {
+    let dir = scratch("copy_stdin_json");
+    for run in [
+        widerow_stdin(
+            &dir,
+            &["--format", "json"],
+            &format!("{SCHEMA}{COPY_SCRIPT}"),
+        ),
+        {
+            write(&dir, "script.cql", &format!("{SCHEMA}{COPY_SCRIPT}"));
+            widerow(&dir, &["--format", "json", "-f", "script.cql"])
+        },
+    ] {
+        assert_eq!(code(&run), 2);
+        assert_eq!(stderr(&run), "");
+        let records = records(&run);
+        let after: Vec<&Json> = records
+            .iter()
+            .filter(|r| r["line"].as_u64() > Some(5))
+            .collect();
+        assert_eq!(after.len(), 3, "{after:?}");
+        assert_eq!(after[0]["line"].as_u64(), Some(6));
+        assert_eq!(after[0]["kind"], "output");
+        let text = after[0]["text"].as_str().unwrap();
+        assert!(
+            text.contains("[Use . on a line by itself to end input]\n"),
+            "{text}"
+        );
+        assert!(text.contains("2 rows imported from 1 files"), "{text}");
+        assert_eq!(after[1]["line"].as_u64(), Some(10));
+        assert_eq!(after[1]["kind"], "rows");
+        assert_eq!(
+            after[1]["rows"],
+            serde_json::json!([[1, "Ann"], [2, "Ben, Jr."]])
+        );
+        assert_eq!(after[2]["line"].as_u64(), Some(11));
+        assert_eq!(after[2]["error"], "InvalidRequest");
+    }
+}
+
+/// `\.` ends the data too (older cqlsh's terminator); statements after the
+/// COPY on its own line run after the data, as cqlsh runs them; the end of
+/// the input ends the data of a COPY without terminator.
+#[test]
+fn copy_from_stdin_terminators_and_the_copy_line() {
+    let dir = scratch("copy_stdin_ends");
+    let script = format!(
+        "{SCHEMA}COPY ks.users (g, id, name) FROM STDIN; SELECT count(*) FROM ks.users WHERE g = 1;\n\
+         1,1,Ann\n\
+         \\.\n\
+         SELECT * FROM ks.nope;\n\
+         COPY ks.users (g, id, name) FROM STDIN\n\
+         1,2,Ben\n\
+         1,3,Cy"
+    );
+    let run = widerow_stdin(&dir, &["--format", "json"], &script);
+    assert_eq!(code(&run), 2);
+    let records = records(&run);
+    let after: Vec<(u64, &str)> = records
+        .iter()
+        .filter(|r| r["line"].as_u64() > Some(5))
+        .map(|r| (r["line"].as_u64().unwrap(), r["kind"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        after,
+        vec![(6, "output"), (6, "rows"), (9, "error"), (10, "output")]
+    );
+    assert_eq!(records[6]["rows"], serde_json::json!([[1]]));
+    let text = records[8]["text"].as_str().unwrap();
+    assert!(text.contains("2 rows imported from 1 files"), "{text}");
+}
+
+/// A COPY that fails before reading leaves the lines after it to the
+/// script, as cqlsh does: they run (and fail) as CQL.
+#[test]
+fn copy_from_stdin_that_fails_reads_nothing() {
+    let dir = scratch("copy_stdin_fails");
+    write(
+        &dir,
+        "script.cql",
+        &format!("{SCHEMA}COPY ks.nope FROM STDIN;\n1,1\n.\n"),
+    );
+    let run = widerow(&dir, &["-f", "script.cql"]);
+    assert_eq!(code(&run), 2);
+    let err = stderr(&run);
+    assert!(
+        err.starts_with("script.cql:6:Column family nope not found\nscript.cql:7:"),
+        "{err}"
+    );
+}
+
+/// With `-e` there are no lines after the statement: COPY FROM STDIN reads
+/// standard input, as cqlsh -e does.
+#[test]
+fn copy_from_stdin_with_execute_reads_standard_input() {
+    let dir = scratch("copy_stdin_execute");
+    write(&dir, "schema.cql", SCHEMA);
+    let run = widerow_stdin(
+        &dir,
+        &[
+            "--schema",
+            "schema.cql",
+            "-e",
+            "COPY ks.users (g, id, name) FROM STDIN; SELECT id, name FROM ks.users WHERE g = 1",
+        ],
+        "1,1,Ann\n1,2,\"Ben, Jr.\"\n.\nignored\n",
+    );
+    assert_eq!(code(&run), 0, "{}", stderr(&run));
+    assert_copied(&stdout(&run));
+}

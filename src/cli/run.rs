@@ -4,6 +4,11 @@
 //! script's length). Shell commands (`EXPAND ON`, `SOURCE 'x.cql'`, …) end
 //! at the end of their line, as in cqlsh.
 //!
+//! `COPY … FROM STDIN` in a script (a `-f` file or standard input) reads the
+//! lines after it, up to a line holding only `.`, as cqlsh reads them from
+//! its own input; the script goes on after that line. With `-e` it reads
+//! this process's standard input, as cqlsh does.
+//!
 //! The shell renders results in the chosen format and errors as cqlsh
 //! prints them in batch mode (`FILE:LINE:` then its text); this module only
 //! writes its replies — pages one after another, standard output flushed
@@ -13,6 +18,7 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
+use widerow::shell::copy::is_end_of_data;
 use widerow::shell::{Reply, Shell, LINE_COMMANDS};
 
 use super::args::{Cli, OnError};
@@ -46,7 +52,8 @@ pub fn run(input: Result<Input, String>, execute: bool, cli: &Cli) -> ExitCode {
     let mut out = Writer::new();
     out.failed = schema_failures > 0;
     let name = input.name.clone();
-    for statement in input.statements().with_line_commands(LINE_COMMANDS) {
+    let mut statements = input.statements().with_line_commands(LINE_COMMANDS);
+    while let Some(statement) = statements.next() {
         let mut statement = match statement {
             Ok(statement) => statement,
             Err(e) => {
@@ -55,9 +62,17 @@ pub fn run(input: Result<Input, String>, execute: bool, cli: &Cli) -> ExitCode {
                 return ExitCode::from(1);
             }
         };
-        // `-e` text gets cqlsh's appended `;`.
-        statement.terminated |= execute;
-        shell.run_into(&name, &statement, &mut |reply| out.write(reply));
+        let sink = &mut |reply| out.write(reply);
+        if execute {
+            // `-e` text gets cqlsh's appended `;`, and has no lines for
+            // COPY FROM STDIN: that reads standard input.
+            statement.terminated = true;
+            shell.run_into(&name, &statement, sink);
+        } else {
+            // Read only if the statement is a COPY FROM STDIN.
+            let mut data = statements.data_lines(is_end_of_data);
+            shell.run_into_with_stdin(&name, &statement, &mut data, sink);
+        }
         if out.broken || out.exit || (out.failed && stop) {
             break;
         }

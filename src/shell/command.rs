@@ -3,7 +3,7 @@
 //! of their line (or at `;`), and are case-insensitive (cqlsh.md §2).
 
 use std::fs::{File, OpenOptions};
-use std::io::{BufReader, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
 use super::{describe, help, save, trace, Reply, Shell};
@@ -248,12 +248,14 @@ fn json_reply(statement: &ScriptStatement, reply: Reply) -> Reply {
 const MAX_SOURCE_DEPTH: usize = 16;
 
 impl Shell {
-    /// Runs a shell command.
+    /// Runs a shell command; COPY FROM STDIN reads `stdin` when given,
+    /// else this process's standard input.
     pub(super) fn command(
         &mut self,
         source: &str,
         statement: &ScriptStatement,
         command: Command,
+        stdin: Option<&mut dyn BufRead>,
     ) -> Reply {
         if matches!(command, Command::Clear) && self.settings.format.is_machine() {
             return Reply::default();
@@ -263,7 +265,7 @@ impl Shell {
             command,
             Command::Describe(_) | Command::Save(_) | Command::Cluster(_)
         );
-        let reply = self.command_reply(source, statement, command);
+        let reply = self.command_reply(source, statement, command, stdin);
         if self.settings.format == super::Format::Json {
             json_reply(statement, reply)
         } else if own_errors {
@@ -295,6 +297,7 @@ impl Shell {
         source: &str,
         statement: &ScriptStatement,
         command: Command,
+        stdin: Option<&mut dyn BufRead>,
     ) -> Reply {
         match command {
             Command::Exit => Reply {
@@ -331,7 +334,10 @@ impl Shell {
                     Reply::error(format!("{}\n", error.message())),
                 ),
             },
-            Command::Copy(text) => super::copy::copy(self, &text),
+            Command::Copy(text) => match stdin {
+                Some(stdin) => super::copy::copy_with_stdin(self, &text, stdin),
+                None => super::copy::copy(self, &text),
+            },
             Command::Save(path) => match save::save(&self.session, &path) {
                 Ok(text) => Reply::out(text),
                 Err(error) => self.report(source, statement, &error),

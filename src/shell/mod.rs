@@ -22,6 +22,7 @@ pub mod save;
 pub mod trace;
 
 use std::collections::VecDeque;
+use std::io::BufRead;
 use std::path::PathBuf;
 
 use crate::cluster::ConsistencyLevel;
@@ -241,6 +242,33 @@ impl Shell {
         statement: &ScriptStatement,
         sink: &mut dyn FnMut(Reply),
     ) {
+        self.run_statement(source, statement, None, sink);
+    }
+
+    /// Runs one statement as [`Shell::run_into`] does, with `stdin` as what
+    /// a `COPY … FROM STDIN` reads instead of this process's standard input.
+    /// cqlsh reads that data from its own input, so a script runner passes
+    /// the lines that follow the statement in the script
+    /// ([`StatementSplitter::data_lines`](crate::StatementSplitter::data_lines)).
+    /// Nothing else reads `stdin`; a COPY that fails before reading (a
+    /// missing table, a bad option) leaves it unread, as cqlsh does.
+    pub fn run_into_with_stdin(
+        &mut self,
+        source: &str,
+        statement: &ScriptStatement,
+        stdin: &mut dyn BufRead,
+        sink: &mut dyn FnMut(Reply),
+    ) {
+        self.run_statement(source, statement, Some(stdin), sink);
+    }
+
+    fn run_statement(
+        &mut self,
+        source: &str,
+        statement: &ScriptStatement,
+        stdin: Option<&mut dyn BufRead>,
+        sink: &mut dyn FnMut(Reply),
+    ) {
         let reply = if !statement.terminated {
             self.incomplete(source, statement)
         } else if let Some(reply) = self.lexing_error(source, statement) {
@@ -248,7 +276,7 @@ impl Shell {
         } else {
             match command::parse(&statement.text) {
                 Some(Command::Source(path)) => return self.source(source, statement, &path, sink),
-                Some(command) => self.command(source, statement, command),
+                Some(command) => self.command(source, statement, command, stdin),
                 None => self.cql(source, statement),
             }
         };

@@ -11,9 +11,14 @@
 //! Shell commands (`DESCRIBE`, `EXPAND`, …) end at the end of their line as
 //! well as at `;`; the shell names them with
 //! [`StatementSplitter::with_line_commands`].
+//!
+//! `COPY … FROM STDIN` reads its rows from the script itself, as cqlsh reads
+//! them from its own input: [`StatementSplitter::data_lines`] hands over the
+//! raw lines after the statement just yielded, up to a terminator line, and
+//! the statements after them keep their true lines and offsets.
 
 use std::fmt;
-use std::io::{self, BufRead};
+use std::io::{self, BufRead, Read};
 
 use super::keyword::Keyword;
 use super::lexer::{find_closing_quote, Lexer, TokenKind};
@@ -92,6 +97,9 @@ pub struct StatementSplitter<R> {
     open: Option<OpenToken>,
     statement: Option<Collecting>,
     ready: std::collections::VecDeque<ScriptStatement>,
+    /// A read error met while handing over data lines, reported after the
+    /// statements already complete.
+    failed: Option<ScriptError>,
     done: bool,
 }
 
@@ -120,6 +128,7 @@ impl<R: BufRead> StatementSplitter<R> {
             open: None,
             statement: None,
             ready: Default::default(),
+            failed: None,
             done: false,
         }
     }
@@ -132,6 +141,86 @@ impl<R: BufRead> StatementSplitter<R> {
             .map(|w| w.as_ref().to_ascii_lowercase())
             .collect();
         self
+    }
+
+    /// Reads and lexes one more line; at the end of the input, hands out
+    /// what is left as an unterminated statement. Either ends the script.
+    fn advance(&mut self) -> Result<(), ScriptError> {
+        match self.read_line() {
+            Ok(true) => {}
+            Ok(false) => {
+                self.done = true;
+                let end = self.buf.trim_end_matches(CQL_BLANKS).len();
+                self.emit(end, false);
+            }
+            Err(e) => {
+                self.done = true;
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+
+    /// The raw lines that follow the line on which the statement just
+    /// yielded ends, up to the first one for which `is_end` holds (given
+    /// the line with its line end), as cqlsh's `COPY … FROM STDIN` reads
+    /// them from its own input: a [`BufRead`] that ends before that line,
+    /// or at the end of the input.
+    ///
+    /// Nothing is read until the returned reader is; a line is taken from
+    /// the script whole once any of it is read, and the terminator line is
+    /// taken as well. Statements are then split from the line after the
+    /// last line taken, their `line` and `offset` still counting every line
+    /// and byte of the script. Statements after the yielded one on its own
+    /// line are handed out afterwards, as cqlsh runs them after the COPY.
+    ///
+    /// A statement or comment left open at the end of that line keeps
+    /// taking the lines it needs first (cqlsh runs nothing of its input
+    /// until the last statement in it is complete); the lines handed over
+    /// follow the line that closes it. Reading stays line by line: one line
+    /// is held at a time.
+    pub fn data_lines<F: FnMut(&[u8]) -> bool>(&mut self, is_end: F) -> DataLines<'_, R, F> {
+        DataLines {
+            splitter: self,
+            is_end,
+            line: Vec::new(),
+            pos: 0,
+            finished: false,
+        }
+    }
+
+    /// Reads on until no statement or comment is left open (or the input
+    /// ends), as cqlsh waits for a complete statement. Returns whether the
+    /// input may go on.
+    fn settle(&mut self) -> bool {
+        while !self.done && (self.statement.is_some() || self.open.is_some()) {
+            if let Err(e) = self.advance() {
+                self.failed = Some(e);
+            }
+        }
+        debug_assert!(self.done || self.buf.is_empty());
+        !self.done
+    }
+
+    /// Takes one raw line for [`DataLines`] into `line`, counting it as the
+    /// lexer would have: one more line, its bytes, and the column where the
+    /// next text starts. Returns its length, 0 at the end of the input.
+    fn take_raw_line(&mut self, line: &mut Vec<u8>) -> io::Result<usize> {
+        line.clear();
+        let n = self.reader.read_until(b'\n', line)?;
+        if n == 0 {
+            self.done = true;
+            return Ok(0);
+        }
+        self.lines_read += 1;
+        self.buf_offset += n;
+        if line.ends_with(b"\n") {
+            self.consumed_line += 1;
+            self.drained_line_chars = 0;
+        } else {
+            self.drained_line_chars += String::from_utf8_lossy(line).chars().count();
+        }
+        Ok(n)
     }
 
     fn read_line(&mut self) -> Result<bool, ScriptError> {
@@ -325,22 +414,58 @@ impl<R: BufRead> Iterator for StatementSplitter<R> {
             if let Some(statement) = self.ready.pop_front() {
                 return Some(Ok(statement));
             }
+            if let Some(e) = self.failed.take() {
+                return Some(Err(e));
+            }
             if self.done {
                 return None;
             }
-            match self.read_line() {
-                Ok(true) => {}
-                Ok(false) => {
-                    self.done = true;
-                    let end = self.buf.trim_end_matches(CQL_BLANKS).len();
-                    self.emit(end, false);
-                }
-                Err(e) => {
-                    self.done = true;
-                    return Some(Err(e));
-                }
+            if let Err(e) = self.advance() {
+                return Some(Err(e));
             }
         }
+    }
+}
+
+/// The data lines after a statement: see [`StatementSplitter::data_lines`].
+pub struct DataLines<'a, R, F> {
+    splitter: &'a mut StatementSplitter<R>,
+    is_end: F,
+    /// The line being handed out; `line[..pos]` has been consumed.
+    line: Vec<u8>,
+    pos: usize,
+    /// The terminator line or the end of the input has been met.
+    finished: bool,
+}
+
+impl<R: BufRead, F: FnMut(&[u8]) -> bool> BufRead for DataLines<'_, R, F> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.pos == self.line.len() && !self.finished {
+            self.pos = 0;
+            self.line.clear();
+            if !self.splitter.settle() {
+                self.finished = true;
+            } else if self.splitter.take_raw_line(&mut self.line)? == 0 || (self.is_end)(&self.line)
+            {
+                self.line.clear();
+                self.finished = true;
+            }
+        }
+        Ok(&self.line[self.pos..])
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.pos = (self.pos + amount).min(self.line.len());
+    }
+}
+
+impl<R: BufRead, F: FnMut(&[u8]) -> bool> Read for DataLines<'_, R, F> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(out.len());
+        out[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
     }
 }
 
@@ -446,5 +571,126 @@ mod tests {
     #[test]
     fn stray_semicolons_and_comments_make_no_statement() {
         assert!(texts(";;\n-- only a comment\n/* and another */\n").is_empty());
+    }
+
+    /// `.` ends the data, as COPY FROM STDIN's terminator does.
+    fn dot(line: &[u8]) -> bool {
+        line.strip_suffix(b"\n").unwrap_or(line) == b"."
+    }
+
+    fn read_all(mut reader: impl Read) -> String {
+        let mut text = String::new();
+        reader.read_to_string(&mut text).unwrap();
+        text
+    }
+
+    #[test]
+    fn data_lines_follow_the_statement_and_later_lines_keep_their_numbers() {
+        let script = "COPY t FROM STDIN;\n1,a\n2,é\n.\nSELECT 1; SELECT 2;\n";
+        let mut splitter = StatementSplitter::new(script.as_bytes());
+        let copy = splitter.next().unwrap().unwrap();
+        assert_eq!((copy.text.as_str(), copy.line), ("COPY t FROM STDIN;", 1));
+        assert_eq!(read_all(splitter.data_lines(dot)), "1,a\n2,é\n");
+        let rest: Vec<_> = splitter.map(Result::unwrap).collect();
+        let at: Vec<_> = rest
+            .iter()
+            .map(|s| (s.text.as_str(), s.line, s.column, s.offset))
+            .collect();
+        let offset = script.find("SELECT").unwrap();
+        assert_eq!(
+            at,
+            vec![
+                ("SELECT 1;", 5, 1, offset),
+                ("SELECT 2;", 5, 11, offset + 10)
+            ]
+        );
+    }
+
+    #[test]
+    fn data_lines_read_nothing_until_read() {
+        let mut splitter = StatementSplitter::new("COPY t FROM STDIN;\nSELECT 1;\n".as_bytes());
+        splitter.next();
+        drop(splitter.data_lines(dot));
+        let rest: Vec<_> = splitter.map(|s| s.unwrap().line).collect();
+        assert_eq!(rest, vec![2]);
+    }
+
+    #[test]
+    fn data_lines_end_at_the_end_of_the_input() {
+        let mut splitter = StatementSplitter::new("COPY t FROM STDIN;\n1\n2".as_bytes());
+        splitter.next();
+        let mut data = splitter.data_lines(dot);
+        assert_eq!(read_all(&mut data), "1\n2");
+        assert_eq!(read_all(&mut data), "");
+        drop(data);
+        assert!(splitter.next().is_none());
+    }
+
+    #[test]
+    fn statements_on_the_copy_line_run_after_the_data() {
+        let script = "COPY t FROM STDIN; SELECT 1;\nx\n.\nSELECT 2;";
+        let mut splitter = StatementSplitter::new(script.as_bytes());
+        splitter.next();
+        assert_eq!(read_all(splitter.data_lines(dot)), "x\n");
+        let rest: Vec<_> = splitter
+            .map(|s| s.unwrap())
+            .map(|s| (s.text, s.line))
+            .collect();
+        assert_eq!(
+            rest,
+            vec![("SELECT 1;".to_string(), 1), ("SELECT 2;".to_string(), 4)]
+        );
+    }
+
+    #[test]
+    fn a_statement_left_open_on_the_copy_line_is_completed_first() {
+        let script = "COPY t FROM STDIN; SELECT 'a\nb';\nx\n.\n/* c\n*/ SELECT 3;\n";
+        let mut splitter = StatementSplitter::new(script.as_bytes());
+        splitter.next();
+        assert_eq!(read_all(splitter.data_lines(dot)), "x\n");
+        let rest: Vec<_> = splitter
+            .map(|s| s.unwrap())
+            .map(|s| (s.text, s.line, s.column))
+            .collect();
+        assert_eq!(
+            rest,
+            vec![
+                ("SELECT 'a\nb';".to_string(), 1, 20),
+                ("SELECT 3;".to_string(), 6, 4)
+            ]
+        );
+    }
+
+    #[test]
+    fn line_commands_hand_over_after_their_line() {
+        let script = "COPY t FROM STDIN\n1\n.\nEXPAND ON\n";
+        let mut splitter =
+            StatementSplitter::new(script.as_bytes()).with_line_commands(&["copy", "expand"]);
+        assert_eq!(splitter.next().unwrap().unwrap().text, "COPY t FROM STDIN");
+        assert_eq!(read_all(splitter.data_lines(dot)), "1\n");
+        let last = splitter.next().unwrap().unwrap();
+        assert_eq!(
+            (last.text.as_str(), last.line, last.offset),
+            ("EXPAND ON", 4, 22)
+        );
+    }
+
+    #[test]
+    fn data_lines_read_from_a_reader_a_byte_at_a_time() {
+        let script = "COPY t FROM STDIN;\nab\n.\nSELECT 1;\n";
+        let reader = io::BufReader::with_capacity(1, script.as_bytes());
+        let mut splitter = StatementSplitter::new(reader);
+        splitter.next();
+        let mut data = splitter.data_lines(dot);
+        let mut byte = [0u8; 1];
+        assert_eq!(data.read(&mut byte).unwrap(), 1);
+        assert_eq!(&byte, b"a");
+        drop(data);
+        // The line was taken whole; the rest was not read, and is script.
+        let last = splitter.next().unwrap().unwrap();
+        assert_eq!(
+            (last.text.as_str(), last.line, last.offset),
+            (".\nSELECT 1;", 3, 22)
+        );
     }
 }

@@ -17,7 +17,7 @@ use super::errors::ErrorHandler;
 use super::export::io_error_text;
 use super::meter::{describe_interval, RateMeter};
 use super::rows::RowPlan;
-use super::{column_list, python, Printer, Shell, Stdin, Task};
+use super::{column_list, is_end_of_data, python, Printer, Shell, Stdin, Task};
 
 /// Runs the import, printing as cqlsh does.
 pub(super) fn run(
@@ -338,22 +338,26 @@ fn universal_newlines(text: &str) -> String {
     out
 }
 
-/// The lines of standard input up to one holding only `.`, each ending in `\n`.
+/// The lines of standard input up to one holding only `.` ([`is_end_of_data`]), each
+/// ending in `\n` (bytes that are not UTF-8 read as U+FFFD, so a stray byte does not
+/// end the data early).
 fn read_stdin(reader: &mut dyn std::io::BufRead, prompt: bool) -> Vec<String> {
     let mut lines = Vec::new();
+    let mut bytes = Vec::new();
     loop {
         if prompt {
             print!("[copy] ");
             let _ = std::io::stdout().flush();
         }
-        let mut line = String::new();
-        match reader.read_line(&mut line) {
+        bytes.clear();
+        match reader.read_until(b'\n', &mut bytes) {
             Ok(0) | Err(_) => break,
             Ok(_) => {}
         }
-        if line.trim_end_matches(['\r', '\n']) == "." {
+        if is_end_of_data(&bytes) {
             break;
         }
+        let mut line = String::from_utf8_lossy(&bytes).into_owned();
         if !line.ends_with('\n') {
             line.push('\n');
         }

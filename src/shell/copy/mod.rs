@@ -37,7 +37,8 @@ use self::options::Options;
 use super::{Reply, Shell};
 
 /// Runs a COPY command written as `text` (`COPY …`, with or without its `;`).
-/// COPY FROM STDIN reads this process's standard input, up to a line holding only `.`.
+/// COPY FROM STDIN reads this process's standard input, up to a line holding only `.`
+/// (see [`is_end_of_data`]).
 pub fn copy(shell: &mut Shell, text: &str) -> Reply {
     let stdin = std::io::stdin();
     let prompt = shell.settings().interactive && stdin.is_terminal();
@@ -54,6 +55,11 @@ pub fn copy(shell: &mut Shell, text: &str) -> Reply {
 
 /// Runs a COPY command with `stdin` as what COPY FROM STDIN reads (lines up to one
 /// holding only `.`, or the end of the input).
+///
+/// A script's COPY FROM STDIN reads the lines that follow it in the script, as cqlsh
+/// reads them from its own input: see
+/// [`StatementSplitter::data_lines`](crate::StatementSplitter::data_lines), whose
+/// terminator is [`is_end_of_data`].
 pub fn copy_with_stdin(shell: &mut Shell, text: &str, stdin: &mut dyn BufRead) -> Reply {
     run(
         shell,
@@ -63,6 +69,14 @@ pub fn copy_with_stdin(shell: &mut Shell, text: &str, stdin: &mut dyn BufRead) -
             prompt: false,
         },
     )
+}
+
+/// Whether `line` (with or without its line end) ends COPY FROM STDIN's data: a line
+/// holding only `.`, as cqlsh 6.2 ends it, or only `\.`, as older cqlsh did.
+pub fn is_end_of_data(line: &[u8]) -> bool {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    line == b"." || line == b"\\."
 }
 
 /// Where COPY FROM STDIN reads, and whether to show cqlsh's `[copy] ` prompt.
