@@ -673,6 +673,19 @@ fn copy_from_stdin_reads_the_lines_after_it_in_a_file() {
     assert_eq!(err.lines().count(), 1, "the data lines are not CQL: {err}");
 }
 
+/// A sourced file's COPY … FROM STDIN reads the sourced file's next lines.
+#[test]
+fn copy_from_stdin_in_a_sourced_file() {
+    let dir = scratch("copy_stdin_source");
+    write(&dir, "inner.cql", &format!("{SCHEMA}{COPY_SCRIPT}"));
+    let run = widerow(&dir, &["-e", "SOURCE 'inner.cql'"]);
+    assert_eq!(code(&run), 2);
+    assert_copied(&stdout(&run));
+    let err = stderr(&run);
+    assert!(err.starts_with("inner.cql:11:InvalidRequest:"), "{err}");
+    assert_eq!(err.lines().count(), 1, "the data lines are not CQL: {err}");
+}
+
 #[test]
 fn copy_from_stdin_reads_the_lines_after_it_on_standard_input() {
     let dir = scratch("copy_stdin_pipe");

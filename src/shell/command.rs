@@ -483,9 +483,9 @@ impl Shell {
         }
         self.source_depth += 1;
         let interactive = std::mem::replace(&mut self.settings.interactive, false);
-        let statements =
+        let mut statements =
             StatementSplitter::new(BufReader::new(file)).with_line_commands(LINE_COMMANDS);
-        for statement in statements {
+        while let Some(statement) = statements.next() {
             let statement = match statement {
                 Ok(statement) => statement,
                 Err(e) => {
@@ -494,7 +494,9 @@ impl Shell {
                 }
             };
             let mut exit = false;
-            self.run_into(&name, &statement, &mut |mut reply| {
+            // A COPY … FROM STDIN reads the sourced file's next lines, as in cqlsh.
+            let mut data = statements.data_lines(super::copy::is_end_of_data);
+            self.run_into_with_stdin(&name, &statement, &mut data, &mut |mut reply| {
                 exit |= std::mem::take(&mut reply.exit);
                 sink(reply)
             });
