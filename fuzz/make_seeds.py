@@ -14,6 +14,12 @@
 * lint: scripts cut at blank lines into pieces of at most MAX_LEN bytes,
   some behind a `widerow.toml` and a NUL byte.
 * exec_ops: a few fixed pseudo-random inputs (the target decodes any bytes).
+* complete: a schema selector byte (0 none, 1 the fixed schema of
+  `common/complete.rs`, then the example scripts, then SCHEMA_SOURCES), a
+  cursor byte (200: the end) and a partial line: the lines
+  tests/shell_complete.rs completes, on the fixed schema, and the example
+  scripts' statements cut after their second and middle words, on their
+  own schema, and some whole, spread over lines, the cursor inside.
 
 Run from anywhere; existing seeds are replaced. libFuzzer grows its own
 corpus in fuzz/work/<target>/ (not committed) and reads these as a second
@@ -204,12 +210,67 @@ def exec_ops_seeds():
     return [bytes(rng.randrange(256) for _ in range(size)) for size in (64, 256, 1024) * 4]
 
 
+def shell_complete_lines():
+    """The string literals tests/shell_complete.rs completes: `offers("…"`,
+    `texts("…")`, `hints("…")` and `at_end(…, "…")`."""
+    source = (ROOT / "tests" / "shell_complete.rs").read_text()
+    literal = r'"((?:[^"\\]|\\.)*)"'
+    found = re.findall(
+        r"(?:offers\(\s*|texts\(|hints\(|at_end\(&[a-z_()]+,\s*)" + literal, source
+    )
+    unescape = {"n": "\n", '"': '"', "\\": "\\", "t": "\t"}
+    return [re.sub(r"\\(.)", lambda m: unescape.get(m.group(1), m.group(1)), f) for f in found]
+
+
+COMPLETE_EXTRAS = [
+    "SELECT * FROM \"we\"\"ird\" WHERE ",
+    "INSERT INTO \"we\"\"ird\" (",
+    "SELECT * FROM \"Odd Space\".",
+    "SELECT * FROM \"Odd Space\".\"\u00dc",
+    "UPDATE ks.users SET name = 'x' WHERE id = 1 IF ",
+    "CREATE INDEX ON ",
+    "DESCRIBE TABLE ks.",
+    "SOURCE './",
+    "CAPTURE '",
+    "SAVE '",
+    "EXPLAIN SELECT * FROM users WHERE ",
+    "BEGIN BATCH\nINSERT INTO users (id) VALUES (1);\nUPDATE users SET ",
+    "SELECT 'open\nstring' FROM users WHERE id = $$ body\n$$ AND ",
+    "SELECT /* comment\n */ * FROM \"MixedCase",
+    "CONSISTENCY Q\nSELECT * FROM u",
+    "ALTER TABLE users ALTER name TYPE ",
+    "CREATE TABLE t (a map<text, frozen<list<",
+]
+
+
+def complete_seeds():
+    examples = sorted((ROOT / "examples").glob("*.cql"))
+    seeds = []
+    for line in shell_complete_lines() + COMPLETE_EXTRAS:
+        seeds.append(b"\x01\xc8" + line.encode())
+    # The cursor inside the text: the word under it is replaced.
+    for line in COMPLETE_EXTRAS[:6]:
+        seeds.append(b"\x01\x50" + line.encode())
+    for index, script in enumerate(examples):
+        for n, statement in enumerate(split_script(script.read_text())):
+            words = statement.split(" ")
+            # Cut after the second word and after the middle one.
+            for cut in sorted({min(2, len(words) - 1), len(words) // 2}):
+                head = " ".join(words[:cut]) + " "
+                seeds.append(bytes([2 + index, 200]) + head.encode())
+            if n % 4 == 0:
+                # The whole statement over lines, the cursor in the middle.
+                seeds.append(bytes([2 + index, 64]) + "\n".join(words).encode())
+    return seeds
+
+
 TARGETS = {
     "plan": plan_seeds,
     "exec": exec_seeds,
     "split": split_seeds,
     "lint": lint_seeds,
     "exec_ops": exec_ops_seeds,
+    "complete": complete_seeds,
 }
 
 

@@ -9,6 +9,7 @@
 
 #![allow(dead_code)]
 
+pub mod complete;
 pub mod exec;
 pub mod lint;
 pub mod plan;
