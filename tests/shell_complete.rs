@@ -500,6 +500,25 @@ fn source_and_capture_complete_file_names() {
     }
 }
 
+/// A quote in a file name is written twice inside the string, typed or
+/// offered, as cqlsh quotes it.
+#[test]
+fn file_names_with_quotes_are_escaped() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("shell_complete_quotes");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    std::fs::write(dir.join("it's.cql"), "").expect("file");
+    let base = dir.display().to_string();
+    offers(
+        &format!("SOURCE '{base}/it"),
+        &[&format!("'{base}/it''s.cql'")],
+    );
+    offers(
+        &format!("SOURCE '{base}/it''"),
+        &[&format!("'{base}/it''s.cql'")],
+    );
+}
+
 #[test]
 fn names_that_need_quotes_are_offered_quoted() {
     offers("SELECT * FROM shop.", &["\"MixedCase\"", "prefs"]);

@@ -312,10 +312,14 @@ pub(crate) fn regular_columns(table: &Table) -> Vec<Cand> {
 /// directory typed so far that start with the rest, `~` expanded as cqlsh
 /// does; directories end in `/` and stay open, files are closed with `'`.
 pub(crate) fn files(partial: &str) -> Vec<Cand> {
-    let typed = partial.strip_prefix('\'').unwrap_or(partial);
+    // Inside the string a quote is written twice.
+    let typed = partial
+        .strip_prefix('\'')
+        .unwrap_or(partial)
+        .replace("''", "'");
     let (head, tail) = match typed.rfind('/') {
         Some(at) => typed.split_at(at + 1),
-        None => ("", typed),
+        None => ("", typed.as_str()),
     };
     let dir = match head.strip_prefix("~/") {
         Some(rest) => std::env::var_os("HOME")
@@ -335,7 +339,8 @@ pub(crate) fn files(partial: &str) -> Vec<Cand> {
         }
         let is_dir = entry.path().is_dir();
         let end = if is_dir { "/" } else { "'" };
-        out.push(Cand::word(format!("'{head}{name}{end}")));
+        let path = format!("{head}{name}").replace('\'', "''");
+        out.push(Cand::word(format!("'{path}{end}")));
     }
     out
 }
