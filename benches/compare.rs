@@ -9,13 +9,19 @@
 //! - W2 point lookups by full primary key, prepared, random keys;
 //! - W3 partition slices: one sensor-day, a time range of ~100 rows;
 //! - W4 filtering scans `temperature > x ALLOW FILTERING` over every row;
+//! - W5 parse only: 100,000 mixed statements (SELECT, INSERT, UPDATE,
+//!   CREATE TABLE) through widerow's parser and the `sqlparser` crate's (the
+//!   generator of `benches/parse.rs`);
 //! - memory: bytes per row after W1, from a counting allocator for widerow
 //!   and `sqlite3_memory_used()` for SQLite.
 //!
 //! Each workload runs on widerow then on SQLite, alternating, and the table
 //! at the end prints both figures and their ratio. `WIDEROW_BENCH_SENSORS`
 //! scales the data (default 1,000 sensors × 10 days × 100 readings = 1M
-//! rows); `WIDEROW_BENCH_SCALING=1` adds the scaling run.
+//! rows); `WIDEROW_BENCH_SCALING=1` adds the scaling run: W2, W3 and W4 at
+//! 10k, 100k, 1M and 4M rows, per query and per row, to show lookups flat
+//! in the table's size, slices proportional to the rows they return and
+//! scans linear.
 //!
 //! Run with `cargo bench --bench compare`.
 
@@ -24,7 +30,11 @@ use std::hint::black_box;
 use std::sync::atomic::{AtomicIsize, Ordering};
 use std::time::{Duration, Instant};
 
+#[path = "common/statements.rs"]
+mod statements;
+
 use rusqlite::{params, Connection};
+use statements::Rng;
 use widerow::session::{ManualClock, SeededIds};
 use widerow::types::Value;
 use widerow::Session;
@@ -62,22 +72,6 @@ const FIRST_DAY: i64 = 20_240;
 const DAY_MS: i64 = 86_400_000;
 /// Readings are 864 s apart: 100 per day.
 const STEP_MS: i64 = DAY_MS / READINGS as i64;
-
-/// SplitMix64, so both engines get the same keys on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// One reading: key and the three doubles.
 #[derive(Clone, Copy)]
@@ -409,6 +403,62 @@ fn w4_sqlite(c: &Connection, rows: usize, scans: usize) -> f64 {
     rate(rows * scans, start.elapsed())
 }
 
+/// W5: statements parsed per second by each parser, the fastest of
+/// alternating passes over the whole corpus (the least disturbed by other
+/// work on the machine).
+fn w5(statements: usize) -> (f64, f64) {
+    let pairs = statements::corpus(statements);
+    statements::check(&pairs);
+    let cql: Vec<&str> = pairs.iter().map(|p| p.cql.as_str()).collect();
+    let sql: Vec<&str> = pairs.iter().map(|p| p.sql.as_str()).collect();
+    let time = |parse: fn(&[&str]), texts: &[&str]| {
+        let start = Instant::now();
+        parse(texts);
+        start.elapsed()
+    };
+    let (mut widerow, mut sqlparser) = (Duration::MAX, Duration::MAX);
+    for _ in 0..5 {
+        widerow = widerow.min(time(statements::parse_widerow, &cql));
+        sqlparser = sqlparser.min(time(statements::parse_sqlparser, &sql));
+    }
+    (rate(statements, widerow), rate(statements, sqlparser))
+}
+
+/// The scaling run: each engine loaded with `sensors` sensors, then W2, W3
+/// and W4 timed per query and per row.
+fn scaling_row(sensors: usize) -> String {
+    let total = sensors * DAYS * READINGS;
+    let (mut session, _, _) = w1_prepared_widerow(sensors);
+    let (conn, _, _) = w1_prepared_sqlite(sensors);
+    let (lookups, slices, scans) = (20_000, 2_000, 3);
+    let us = |per_second: f64| 1e6 / per_second;
+    let w2 = us(w2_widerow(&mut session, sensors, lookups));
+    let s2 = us(w2_sqlite(&conn, sensors, lookups));
+    let (w3, per) = w3_widerow(&mut session, sensors, slices);
+    let (w3, s3) = (us(w3), us(w3_sqlite(&conn, sensors, slices)));
+    let ns = |rows_per_second: f64| 1e9 / rows_per_second;
+    let w4 = ns(w4_widerow(&mut session, total, scans));
+    let s4 = ns(w4_sqlite(&conn, total, scans));
+    format!(
+        "| {total} | {w2:.2} µs | {s2:.2} µs | {w3:.1} µs ({:.0} ns/row) | {s3:.1} µs ({:.0} ns/row) | {w4:.1} ns | {s4:.1} ns |",
+        w3 * 1000.0 / per as f64,
+        s3 * 1000.0 / per as f64,
+    )
+}
+
+fn print_scaling() {
+    println!();
+    println!(
+        "Scaling: W2 µs per lookup, W3 µs per 100-row slice (and per row), W4 ns per row scanned"
+    );
+    println!();
+    println!("| rows | W2 widerow | W2 SQLite | W3 widerow | W3 SQLite | W4 widerow | W4 SQLite |");
+    println!("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for sensors in [10, 100, 1_000, 4_000] {
+        println!("{}", scaling_row(sensors));
+    }
+}
+
 fn print(rows: &[Row]) {
     println!();
     println!("| workload | widerow | SQLite | ratio | target |");
@@ -514,5 +564,20 @@ fn main() {
         target: "≥ 1.5×",
     });
 
+    let (w5_widerow, w5_sqlparser) = w5(100_000);
+    table.push(Row {
+        workload: "W5 parse, 100,000 mixed statements (against `sqlparser`)".into(),
+        unit: "st/s",
+        widerow: w5_widerow,
+        sqlite: w5_sqlparser,
+        higher_is_better: true,
+        target: "≥ 5×",
+    });
+
     print(&table);
+    drop((session, conn));
+
+    if std::env::var("WIDEROW_BENCH_SCALING").is_ok_and(|v| v == "1") {
+        print_scaling();
+    }
 }
