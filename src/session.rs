@@ -16,8 +16,8 @@
 //! ```
 
 use std::fmt;
-use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use crate::cluster::ConsistencyLevel;
 use crate::error::Error;
@@ -127,11 +127,30 @@ impl IdSource for SeededIds {
 }
 
 /// A statement prepared once and executed with bind values.
-#[derive(Debug, Clone)]
+///
+/// It remembers what does not depend on the bind values — where its markers
+/// are and the plan — so executing it again does not walk or re-plan the
+/// statement. The plan is reused only while the session's schema, ring and
+/// settings are the ones it was made under (see [`Session`]'s context stamp).
+#[derive(Debug)]
 pub struct Prepared {
     statement: Statement,
     markers: usize,
     text: String,
+    offsets: Vec<usize>,
+    plan: Mutex<Option<(u64, Arc<Plan>)>>,
+}
+
+impl Clone for Prepared {
+    fn clone(&self) -> Prepared {
+        Prepared {
+            statement: self.statement.clone(),
+            markers: self.markers,
+            text: self.text.clone(),
+            offsets: self.offsets.clone(),
+            plan: Mutex::new(self.cached_plan(None)),
+        }
+    }
 }
 
 impl Prepared {
@@ -149,6 +168,25 @@ impl Prepared {
     pub fn statement(&self) -> &Statement {
         &self.statement
     }
+
+    /// The cached plan, if it was made under context stamp `stamp` (any
+    /// stamp when `None`).
+    fn cached_plan(&self, stamp: Option<u64>) -> Option<(u64, Arc<Plan>)> {
+        let guard = self.plan.lock().ok()?;
+        match guard.as_ref() {
+            Some((s, plan)) if stamp.is_none_or(|want| want == *s) => Some((*s, plan.clone())),
+            _ => None,
+        }
+    }
+}
+
+/// Stamps for planning contexts: a context gets a new one whenever it may
+/// have changed, so a prepared statement's plan is reused only under the
+/// very context it was made for — in this session or a clone of it.
+static NEXT_CONTEXT_STAMP: AtomicU64 = AtomicU64::new(1);
+
+fn fresh_stamp() -> u64 {
+    NEXT_CONTEXT_STAMP.fetch_add(1, Ordering::Relaxed)
 }
 
 /// An in-memory Cassandra: schema, ring, data and clock.
@@ -158,6 +196,9 @@ impl Prepared {
 #[derive(Debug, Clone)]
 pub struct Session {
     ctx: PlanContext,
+    /// Changes whenever `ctx` may have changed (schema statements, `USE`,
+    /// [`Session::context_mut`]): the key of prepared statements' plans.
+    ctx_stamp: u64,
     store: Store,
     clock: Arc<dyn Clock>,
     ids: Box<dyn IdSource>,
@@ -189,6 +230,7 @@ impl Session {
         half.copy_from_slice(&lsb[..8]);
         Session {
             ctx: PlanContext::new(),
+            ctx_stamp: fresh_stamp(),
             store: Store::new(),
             clock,
             ids,
@@ -203,6 +245,7 @@ impl Session {
     /// coordinator, schema).
     pub fn with_context(mut self, ctx: PlanContext) -> Session {
         self.ctx = ctx;
+        self.ctx_stamp = fresh_stamp();
         exec::sync_storage(&self.ctx, &mut self.store);
         self
     }
@@ -270,10 +313,13 @@ impl Session {
         if !planner::is_schema_statement(&statement) {
             planner::plan_statement(&self.ctx, &statement).map_err(Error::as_refusal)?;
         }
+        let offsets = exec::marker_offsets(&statement);
         Ok(Prepared {
-            markers: exec::marker_count(&statement),
+            markers: offsets.len(),
+            offsets,
             statement,
             text: cql.to_string(),
+            plan: Mutex::new(None),
         })
     }
 
@@ -283,8 +329,24 @@ impl Session {
         prepared: &Prepared,
         values: &[Value],
     ) -> Result<ResultSet, Error> {
-        let binds = exec::Binds::new(&prepared.statement, values)?;
-        self.run(&prepared.statement, &binds)
+        let binds = exec::Binds::with_offsets(prepared.offsets.clone(), values)?;
+        if planner::is_schema_statement(&prepared.statement) {
+            return self.run(&prepared.statement, &binds);
+        }
+        let plan = match prepared.cached_plan(Some(self.ctx_stamp)) {
+            Some((_, plan)) => plan,
+            None => {
+                let plan = Arc::new(
+                    planner::plan_statement(&self.ctx, &prepared.statement)
+                        .map_err(Error::as_refusal)?,
+                );
+                if let Ok(mut cache) = prepared.plan.lock() {
+                    *cache = Some((self.ctx_stamp, plan.clone()));
+                }
+                plan
+            }
+        };
+        self.run_planned(&prepared.statement, &binds, plan)
     }
 
     /// How a coordinator would serve a statement, without running it.
@@ -300,11 +362,13 @@ impl Session {
     /// Changes the ring, consistency level or coordinator. Schema changes
     /// belong in CQL statements; this is for the cluster simulation.
     pub fn context_mut(&mut self) -> &mut PlanContext {
+        self.ctx_stamp = fresh_stamp();
         &mut self.ctx
     }
 
     /// The consistency level statements run at.
     pub fn set_consistency(&mut self, level: ConsistencyLevel) {
+        self.ctx_stamp = fresh_stamp();
         self.ctx.consistency = level;
     }
 
@@ -333,6 +397,8 @@ impl Session {
 
     fn run(&mut self, statement: &Statement, binds: &exec::Binds) -> Result<ResultSet, Error> {
         if planner::is_schema_statement(statement) {
+            // Even a failed schema statement may have touched the context.
+            self.ctx_stamp = fresh_stamp();
             return exec::run_schema(
                 &mut self.ctx,
                 &mut self.store,
@@ -341,6 +407,16 @@ impl Session {
             );
         }
         let plan = planner::plan_statement(&self.ctx, statement).map_err(Error::as_refusal)?;
+        self.run_planned(statement, binds, Arc::new(plan))
+    }
+
+    /// Runs a data statement already planned against the current context.
+    fn run_planned(
+        &mut self,
+        statement: &Statement,
+        binds: &exec::Binds,
+        plan: Arc<Plan>,
+    ) -> Result<ResultSet, Error> {
         let now_micros = self.clock.now_micros();
         let timestamp = if matches!(statement, Statement::Select(_)) {
             now_micros

@@ -29,8 +29,9 @@ impl Binds {
 
     /// Pairs `values` with the markers of `statement`, checking the count
     /// as Cassandra does.
-    pub(crate) fn new(statement: &Statement, values: &[Value]) -> Result<Binds, Error> {
-        let offsets = marker_offsets(statement);
+    /// Pairs `values` with markers at `offsets` (from [`marker_offsets`],
+    /// computed once when the statement was prepared).
+    pub(crate) fn with_offsets(offsets: Vec<usize>, values: &[Value]) -> Result<Binds, Error> {
         if offsets.len() != values.len() {
             return Err(Error::invalid(format!(
                 "There were {} markers(?) in CQL but {} bound variables",
@@ -48,11 +49,6 @@ impl Binds {
         let i = self.offsets.binary_search(&term.span.start).ok()?;
         self.values.get(i)
     }
-}
-
-/// How many bind markers `statement` has.
-pub(crate) fn marker_count(statement: &Statement) -> usize {
-    marker_offsets(statement).len()
 }
 
 /// Evaluates `term` as a value of `ty` for column `column`.
@@ -237,7 +233,7 @@ fn value_fits(value: &Value, ty: &DataType) -> bool {
 }
 
 /// The byte offsets of every bind marker of `statement`, ascending.
-fn marker_offsets(statement: &Statement) -> Vec<usize> {
+pub(crate) fn marker_offsets(statement: &Statement) -> Vec<usize> {
     let mut offsets = Vec::new();
     visit_statement_terms(statement, &mut |t| {
         if matches!(t.kind, TermKind::Marker(_)) {

@@ -24,7 +24,7 @@ mod write;
 
 pub use result::{ColumnSpec, Metrics, ResultKind, ResultSet};
 
-pub(crate) use bind::{marker_count, Binds};
+pub(crate) use bind::{marker_offsets, Binds};
 pub(crate) use functions::FunctionContext;
 pub(crate) use schema::{run_schema, sync_storage};
 
@@ -189,11 +189,15 @@ fn write_statements(
     if is_batch {
         warnings.extend(check_batch_size(&mutations, &run.limits)?);
     }
-    let partitions = mutations
-        .iter()
-        .map(|m| (&m.table, &m.position))
-        .collect::<std::collections::HashSet<_>>()
-        .len();
+    let partitions = if mutations.len() < 2 {
+        mutations.len()
+    } else {
+        mutations
+            .iter()
+            .map(|m| (&m.table, &m.position))
+            .collect::<std::collections::HashSet<_>>()
+            .len()
+    };
     if !checks.is_empty() && partitions > 1 {
         return Err(Error::invalid(
             "Batch with conditions cannot span multiple partitions",

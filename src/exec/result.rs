@@ -1,6 +1,8 @@
 //! What executing a statement returns: a [`ResultSet`] with Cassandra's
 //! result shape, plus what widerow adds (the query class and [`Metrics`]).
 
+use std::sync::Arc;
+
 use serde::Serialize;
 
 use crate::planner::{Plan, QueryClass};
@@ -58,7 +60,9 @@ pub struct ResultSet {
     /// What the statement cost.
     pub metrics: Metrics,
     /// The plan the statement ran with (`None` for schema statements).
-    pub plan: Option<Plan>,
+    /// Shared, so a prepared statement's cached plan is not copied into
+    /// every result.
+    pub plan: Option<Arc<Plan>>,
 }
 
 impl ResultSet {
