@@ -3,7 +3,13 @@
 
 use std::cmp::Ordering;
 
+use smallvec::SmallVec;
+
 use crate::types::Value;
+
+/// Clustering values held inline when there is one (the common case): no
+/// allocation per key, and comparing a stored key does not chase a pointer.
+pub type KeyValues = SmallVec<[Value; 1]>;
 
 /// Where a partition sits on the ring: ordered by Murmur3 token, ties by
 /// the serialized key's bytes — the order of a full scan in Cassandra.
@@ -31,7 +37,7 @@ pub enum Bound {
 /// A row's clustering values with the table's per-column direction.
 #[derive(Debug, Clone)]
 pub struct ClusteringKey {
-    values: Box<[Value]>,
+    values: KeyValues,
     descending: u32,
     bound: Bound,
 }
@@ -39,7 +45,7 @@ pub struct ClusteringKey {
 impl ClusteringKey {
     /// The key of a stored row. `descending` has bit `i` set when clustering
     /// column `i` is DESC.
-    pub fn exact(values: impl Into<Box<[Value]>>, descending: u32) -> ClusteringKey {
+    pub fn exact(values: impl Into<KeyValues>, descending: u32) -> ClusteringKey {
         ClusteringKey {
             values: values.into(),
             descending,
@@ -48,7 +54,7 @@ impl ClusteringKey {
     }
 
     /// A bound for range reads: `values` is a prefix.
-    pub fn bound(values: impl Into<Box<[Value]>>, descending: u32, bound: Bound) -> ClusteringKey {
+    pub fn bound(values: impl Into<KeyValues>, descending: u32, bound: Bound) -> ClusteringKey {
         ClusteringKey {
             values: values.into(),
             descending,
