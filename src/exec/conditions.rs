@@ -68,6 +68,7 @@ pub(crate) fn check(
             clustering: row.map(|(k, _)| k),
             row: row.map(|(_, r)| r),
             now_secs,
+            slots: &[],
         }),
         _ => None,
     };

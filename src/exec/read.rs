@@ -25,6 +25,8 @@ pub(crate) struct Walk<'a, 'p> {
     pub(crate) now_secs: i64,
     /// Return one row per partition (DISTINCT).
     pub(crate) distinct: bool,
+    /// Column slots for the row views (see [`super::view::slot_cache`]).
+    pub(crate) slots: &'a [(&'a Column, Option<usize>)],
 }
 
 /// What a walk cost.
@@ -73,6 +75,16 @@ pub(crate) fn rows_of<'a>(
         clustering,
         row,
         now_secs: walk.now_secs,
+        slots: walk.slots,
+    };
+    let ck = restrict::clustering_columns(walk.table);
+    let exact_keys = full_keys(walk, &ck);
+    let checks = row_checks(walk, exact_keys.is_some());
+    let passes = |v: &RowView<'_>| {
+        walk.predicates
+            .iter()
+            .zip(&checks)
+            .all(|(p, check)| !check || restrict::matches(p, v))
     };
     if walk.distinct {
         if !partition.is_live(walk.now_secs) {
@@ -80,7 +92,7 @@ pub(crate) fn rows_of<'a>(
         }
         cost.rows_scanned += 1;
         let v = view(None, None);
-        return !walk.predicates.iter().all(|p| restrict::matches(p, &v)) || visit(v);
+        return !passes(&v) || visit(v);
     }
     let mut any_live_row = false;
     let mut keep_going = true;
@@ -91,13 +103,12 @@ pub(crate) fn rows_of<'a>(
         any_live_row = true;
         cost.rows_scanned += 1;
         let v = view(Some(key), Some(row));
-        if walk.predicates.iter().all(|p| restrict::matches(p, &v)) {
+        if passes(&v) {
             keep_going = visit(v);
         }
         keep_going
     };
-    let ck = restrict::clustering_columns(walk.table);
-    if let Some(keys) = full_keys(walk, &ck) {
+    if let Some(keys) = exact_keys {
         for key in &keys {
             if let Some((k, row)) = partition.rows.get_key_value(key) {
                 if !on_row(k, row, cost) {
@@ -130,11 +141,56 @@ pub(crate) fn rows_of<'a>(
     if !any_live_row && static_row_stands_in(walk, partition) {
         cost.rows_scanned += 1;
         let v = view(None, None);
-        if walk.predicates.iter().all(|p| restrict::matches(p, &v)) {
+        if passes(&v) {
             return visit(v);
         }
     }
     true
+}
+
+/// Which predicates a row must still be tested against: not the ones the
+/// way rows were found already guarantees — a partition key `=`/`IN` when
+/// partitions were looked up by key (found by the key's bytes, so its values
+/// are equal), a clustering `=`/`IN` when rows were looked up by full key
+/// (found by the clustering order's equality), and token relations (tested
+/// per partition). Only the first `=`/`IN` on a column is the one the lookup
+/// used; any other relation is tested.
+fn row_checks(walk: &Walk<'_, '_>, exact_keys: bool) -> Vec<bool> {
+    let pk_by_key = restrict::partition_columns(walk.table)
+        .iter()
+        .all(|c| first_pin(walk.predicates, c).is_some());
+    walk.predicates
+        .iter()
+        .enumerate()
+        .map(|(i, p)| match p {
+            Predicate::Token { .. } => false,
+            Predicate::Compare {
+                column,
+                op: crate::syntax::ast::Operator::Eq,
+                ..
+            }
+            | Predicate::In { column, .. } => {
+                let used = (column.is_partition_key() && pk_by_key)
+                    || (column.is_clustering() && exact_keys);
+                !(used && first_pin(walk.predicates, column) == Some(i))
+            }
+            _ => true,
+        })
+        .collect()
+}
+
+/// The index of the first `=`/`IN` predicate on `column` (the one
+/// [`restrict::pinned`] takes).
+fn first_pin(predicates: &[Predicate<'_>], column: &Column) -> Option<usize> {
+    predicates.iter().position(|p| match p {
+        Predicate::Compare {
+            column: c,
+            op: crate::syntax::ast::Operator::Eq,
+            ..
+        }
+        | Predicate::In { column: c, .. } => c.name == column.name,
+        _ => false,
+    })
 }
 
 /// A partition with static values and no rows reads as one row of its key

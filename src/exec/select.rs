@@ -32,7 +32,10 @@ pub(crate) fn run(run: &mut Run<'_, '_>, select: &Select, plan: &Plan) -> Result
         .resolve_table(run.ctx.keyspace.as_deref(), &select.from)
         .map_err(Error::as_refusal)?;
     let empty = TableData::default();
-    let data = run.store.table(&table.qualified_name()).unwrap_or(&empty);
+    let data = run
+        .store
+        .table_in(&table.keyspace, &table.name)
+        .unwrap_or(&empty);
     let now_secs = run.now_secs();
     let fcx = &mut *run.fcx;
     let predicates = restrict::compile(
@@ -51,6 +54,7 @@ pub(crate) fn run(run: &mut Run<'_, '_>, select: &Select, plan: &Plan) -> Result
         .iter()
         .map(|g| selector::compile_one(table, g, run.binds, fcx))
         .collect::<Result<Vec<_>, _>>()?;
+    let slots = super::view::slot_cache(table, data);
     let walk = Walk {
         table,
         data,
@@ -58,6 +62,7 @@ pub(crate) fn run(run: &mut Run<'_, '_>, select: &Select, plan: &Plan) -> Result
         direction: plan.order,
         now_secs,
         distinct: select.distinct,
+        slots: &slots,
     };
     let partitions = read::partitions(&walk)?;
     let merge = !select.order_by.is_empty() && key_in_relation(table, select);

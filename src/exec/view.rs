@@ -18,6 +18,24 @@ pub(crate) struct RowView<'a> {
     pub(crate) clustering: Option<&'a ClusteringKey>,
     pub(crate) row: Option<&'a Row>,
     pub(crate) now_secs: i64,
+    /// Storage slots of the table's columns found ahead of a walk (see
+    /// [`slot_cache`]), so reading a cell does not look its name up; a
+    /// column missing here is looked up by name.
+    pub(crate) slots: &'a [(&'a Column, Option<usize>)],
+}
+
+/// The storage slot of every static and regular column of `table`, for
+/// [`RowView::slots`].
+pub(crate) fn slot_cache<'t>(
+    table: &'t Table,
+    data: &TableData,
+) -> Vec<(&'t Column, Option<usize>)> {
+    table
+        .columns
+        .values()
+        .filter(|c| matches!(c.kind, ColumnKind::Static | ColumnKind::Regular))
+        .map(|c| (c, data.slot(&c.name)))
+        .collect()
 }
 
 impl<'a> RowView<'a> {
@@ -55,11 +73,20 @@ impl<'a> RowView<'a> {
             ColumnKind::Regular => self.row?,
             _ => return None,
         };
-        row.slot(self.data.slot(&column.name)?)
+        row.slot(self.slot_index(column)?)
+    }
+
+    fn slot_index(&self, column: &Column) -> Option<usize> {
+        for (c, slot) in self.slots {
+            if std::ptr::eq(*c, column) {
+                return *slot;
+            }
+        }
+        self.data.slot(&column.name)
     }
 
     fn slot_value(&self, row: Option<&'a Row>, column: &Column) -> Cow<'a, Value> {
-        let Some(slot) = row.and_then(|r| r.slot(self.data.slot(&column.name)?)) else {
+        let Some(slot) = row.and_then(|r| r.slot(self.slot_index(column)?)) else {
             return Cow::Owned(Value::Null);
         };
         match slot {

@@ -158,6 +158,7 @@ fn project_all(
                     clustering: Some(key),
                     row: Some(row),
                     now_secs,
+                    slots: &[],
                 };
                 if !filters.iter().all(|p| restrict::matches(p, &base_row)) {
                     continue;

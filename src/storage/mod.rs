@@ -41,6 +41,17 @@ impl Store {
         self.tables.get(name).map(Arc::as_ref)
     }
 
+    /// The data of table `name` of `keyspace`: [`Store::table`] without
+    /// building the qualified name on the heap, for every statement's path.
+    pub fn table_in(&self, keyspace: &str, name: &str) -> Option<&TableData> {
+        let mut qualified: smallvec::SmallVec<[u8; 96]> = smallvec::SmallVec::new();
+        qualified.extend_from_slice(keyspace.as_bytes());
+        qualified.push(b'.');
+        qualified.extend_from_slice(name.as_bytes());
+        let qualified = std::str::from_utf8(&qualified).ok()?;
+        self.table(qualified)
+    }
+
     /// The data of table `name` for writing: created if absent, copied
     /// first if another clone of the store shares it.
     pub fn table_mut(&mut self, name: &str) -> &mut TableData {
