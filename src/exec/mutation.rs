@@ -4,7 +4,9 @@
 
 use std::ops::Bound as StdBound;
 
-use crate::storage::{Cell, ClusteringKey, Liveness, PartitionPosition, RangeDeletion, Store};
+use crate::storage::{
+    Cell, ClusteringKey, Liveness, Partition, PartitionPosition, RangeDeletion, Row, Slot, Store,
+};
 use crate::types::Value;
 
 /// Which row of a partition an operation addresses.
@@ -104,9 +106,39 @@ impl Mutation {
 pub(crate) fn apply(store: &mut Store, mutations: &[Mutation], now_secs: i64) {
     for m in mutations {
         let data = store.table_mut(&m.table);
-        let partition = data.partition_mut(m.position.clone(), &m.key);
-        for op in &m.ops {
-            apply_op(partition, op, now_secs);
+        if !data.partitions.contains_key(&m.position) {
+            data.partitions
+                .insert(m.position.clone(), Partition::new(m.key.as_slice().into()));
+        }
+        let Some(partition) = data.partitions.get_mut(&m.position) else {
+            continue;
+        };
+        let mut rest = m.ops.as_slice();
+        while let Some((op, tail)) = rest.split_first() {
+            let Some(key) = row_op_key(op) else {
+                apply_op(partition, op, now_secs);
+                rest = tail;
+                continue;
+            };
+            // Consecutive writes to one clustering row (an INSERT's marker
+            // and cells) find the row once. None of them moves the row's
+            // floor, so it is computed once too.
+            let run = 1 + tail
+                .iter()
+                .take_while(|o| row_op_key(o).is_some_and(|k| k == key))
+                .count();
+            let floor = partition.floor(Some(key));
+            let row = partition.row_mut(key.clone());
+            if row.cells.capacity() == 0 {
+                // A new row: its cells take exactly the slots written, not
+                // the spare room of a growing Vec.
+                let width = rest[..run].iter().filter_map(op_slot).max();
+                row.cells.reserve_exact(width.map_or(0, |w| w + 1));
+            }
+            for op in &rest[..run] {
+                apply_row_op(row, floor, op, now_secs);
+            }
+            rest = &rest[run..];
         }
         if !partition_has_content(partition) {
             data.partitions.remove(&m.position);
@@ -114,14 +146,50 @@ pub(crate) fn apply(store: &mut Store, mutations: &[Mutation], now_secs: i64) {
     }
 }
 
-fn partition_has_content(p: &crate::storage::Partition) -> bool {
+/// The clustering row an operation writes without deleting anything, if
+/// it writes one.
+fn row_op_key(op: &Op) -> Option<&ClusteringKey> {
+    match op {
+        Op::Liveness { key, .. } => Some(key),
+        Op::Cell {
+            row: RowRef::Row(key),
+            ..
+        }
+        | Op::Element {
+            row: RowRef::Row(key),
+            ..
+        }
+        | Op::DeleteCollection {
+            row: RowRef::Row(key),
+            ..
+        }
+        | Op::CounterAdd {
+            row: RowRef::Row(key),
+            ..
+        } => Some(key),
+        _ => None,
+    }
+}
+
+/// The slot an operation writes, if it writes one.
+fn op_slot(op: &Op) -> Option<usize> {
+    match op {
+        Op::Cell { slot, .. }
+        | Op::Element { slot, .. }
+        | Op::DeleteCollection { slot, .. }
+        | Op::CounterAdd { slot, .. } => Some(*slot),
+        _ => None,
+    }
+}
+
+fn partition_has_content(p: &Partition) -> bool {
     p.deleted_at.is_some()
         || !p.rows.is_empty()
         || !p.range_deletions.is_empty()
         || p.static_row.cells.iter().any(Option::is_some)
 }
 
-fn apply_op(partition: &mut crate::storage::Partition, op: &Op, now_secs: i64) {
+fn apply_op(partition: &mut Partition, op: &Op, now_secs: i64) {
     match op {
         Op::DeletePartition { timestamp } => partition.delete_at(*timestamp),
         Op::DeleteRange {
@@ -140,23 +208,31 @@ fn apply_op(partition: &mut crate::storage::Partition, op: &Op, now_secs: i64) {
             }
             partition.row_mut(key.clone()).delete_at(*timestamp);
         }
-        Op::Liveness { key, liveness } => {
+        Op::Liveness { key, .. } => {
             let floor = partition.floor(Some(key));
-            partition
-                .row_mut(key.clone())
-                .write_liveness(*liveness, floor);
+            apply_row_op(partition.row_mut(key.clone()), floor, op, now_secs);
         }
-        Op::Cell { row, slot, cell } => {
+        Op::Cell { row, .. }
+        | Op::Element { row, .. }
+        | Op::DeleteCollection { row, .. }
+        | Op::CounterAdd { row, .. } => {
             let (target, floor) = row_and_floor(partition, row);
+            apply_row_op(target, floor, op, now_secs);
+        }
+    }
+}
+
+/// Applies an operation that writes into one row (`target`), under the
+/// deletions of its partition and range (`floor`).
+fn apply_row_op(target: &mut Row, floor: Option<i64>, op: &Op, now_secs: i64) {
+    match op {
+        Op::Liveness { liveness, .. } => target.write_liveness(*liveness, floor),
+        Op::Cell { slot, cell, .. } => {
             target.write_cell(*slot, cell.clone(), floor, now_secs);
         }
         Op::Element {
-            row,
-            slot,
-            key,
-            cell,
+            slot, key, cell, ..
         } => {
-            let (target, floor) = row_and_floor(partition, row);
             let shadowed = target
                 .deleted_at
                 .max(floor)
@@ -166,46 +242,40 @@ fn apply_op(partition: &mut crate::storage::Partition, op: &Op, now_secs: i64) {
             }
         }
         Op::DeleteCollection {
-            row,
-            slot,
-            timestamp,
+            slot, timestamp, ..
         } => {
-            let (target, _) = row_and_floor(partition, row);
             if let Some(collection) = target.collection_mut(*slot) {
                 collection.delete_at(*timestamp);
             }
         }
         Op::CounterAdd {
-            row,
             slot,
             delta,
             timestamp,
+            ..
         } => {
-            let (target, floor) = row_and_floor(partition, row);
             let current = match target.slot(*slot) {
-                Some(crate::storage::Slot::Cell(c)) => match c.live_value(now_secs) {
+                Some(Slot::Cell(c)) => match c.live_value(now_secs) {
                     Some(Value::Counter(v)) => *v,
                     _ => 0,
                 },
                 _ => 0,
             };
             let stamp = match target.slot(*slot) {
-                Some(crate::storage::Slot::Cell(c)) => c.timestamp.max(*timestamp),
+                Some(Slot::Cell(c)) => c.timestamp.max(*timestamp),
                 _ => *timestamp,
             };
             let cell = Cell::live(Value::Counter(current.wrapping_add(*delta)), stamp, None);
-            if let Some(crate::storage::Slot::Cell(_)) = target.slot(*slot) {
+            if let Some(Slot::Cell(_)) = target.slot(*slot) {
                 target.cells[*slot] = None;
             }
             target.write_cell(*slot, cell, floor, now_secs);
         }
+        Op::DeletePartition { .. } | Op::DeleteRange { .. } | Op::DeleteRow { .. } => {}
     }
 }
 
-fn row_and_floor<'p>(
-    partition: &'p mut crate::storage::Partition,
-    row: &RowRef,
-) -> (&'p mut crate::storage::Row, Option<i64>) {
+fn row_and_floor<'p>(partition: &'p mut Partition, row: &RowRef) -> (&'p mut Row, Option<i64>) {
     match row {
         RowRef::Static => {
             let floor = partition.floor(None);

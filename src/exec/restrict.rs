@@ -327,11 +327,18 @@ pub(crate) fn partition_position(
         .iter()
         .map(Value::serialize)
         .collect::<Result<Vec<_>, _>>()?;
-    if matches!(parts.as_slice(), [only] if only.is_empty()) {
+    position_of_key_parts(&parts)
+}
+
+/// [`partition_position`] of a key already serialized part by part.
+pub(crate) fn position_of_key_parts(
+    parts: &[Vec<u8>],
+) -> Result<crate::storage::PartitionPosition, Error> {
+    if matches!(parts, [only] if only.is_empty()) {
         // Cassandra validates every key a statement names.
         return Err(Error::invalid("Key may not be empty"));
     }
-    position_of_parts(&parts)
+    position_of_parts(parts)
 }
 
 /// Where a partition key lives, without the check on keys a statement

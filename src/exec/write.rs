@@ -110,7 +110,7 @@ fn int_term(
 }
 
 fn data<'s>(store: &'s Store, table: &Table) -> Option<&'s TableData> {
-    store.table(&table.qualified_name())
+    store.table_in(&table.keyspace, &table.name)
 }
 
 fn slot(store: &Store, table: &Table, column: &Column) -> Result<usize, Error> {
@@ -137,15 +137,35 @@ fn mutation(table: &Table, key: Vec<Value>) -> Result<Mutation, Error> {
     })
 }
 
+/// [`check_key_size`] then [`mutation`], serializing the key once.
+fn keyed_mutation(table: &Table, key: Vec<Value>) -> Result<Mutation, Error> {
+    let parts: Vec<Result<Vec<u8>, Error>> = key.iter().map(Value::serialize).collect();
+    let size: usize = parts.iter().map(|p| p.as_ref().map_or(0, Vec::len)).sum();
+    if size > 65_535 {
+        return Err(key_too_long(size));
+    }
+    let parts = parts.into_iter().collect::<Result<Vec<_>, _>>()?;
+    Ok(Mutation {
+        table: table.qualified_name(),
+        position: restrict::position_of_key_parts(&parts)?,
+        key,
+        ops: Vec::new(),
+    })
+}
+
+fn key_too_long(size: usize) -> Error {
+    Error::invalid(format!(
+        "Key length of {size} is longer than maximum of 65535"
+    ))
+}
+
 fn check_key_size(table: &Table, key: &[Value]) -> Result<(), Error> {
     let size: usize = key
         .iter()
         .map(|v| v.serialize().map(|b| b.len()).unwrap_or(0))
         .sum();
     if size > 65_535 {
-        return Err(Error::invalid(format!(
-            "Key length of {size} is longer than maximum of 65535"
-        )));
+        return Err(key_too_long(size));
     }
     let _ = table;
     Ok(())
@@ -158,9 +178,9 @@ pub(crate) fn insert(
     env: &mut WriteEnv<'_, '_>,
 ) -> Result<Mutation, Error> {
     let stamp = stamp(table, &insert.using, env)?;
-    let values = insert_values(table, insert, env)?;
-    let mut key = Vec::new();
-    let mut clustering = Vec::new();
+    let mut values = insert_values(table, insert, env)?;
+    let mut key = Vec::with_capacity(table.partition_key.len());
+    let mut clustering = Vec::with_capacity(table.clustering.len());
     // Writing only static columns needs no clustering key.
     let only_static = !table.clustering.is_empty()
         && values.iter().any(|(c, _)| c.is_static())
@@ -171,10 +191,11 @@ pub(crate) fn insert(
         .partition_key_columns()
         .chain(table.clustering_columns().filter(|_| !only_static));
     for column in key_columns {
+        // Key values are taken, not cloned: the cells below skip key columns.
         let value = values
-            .iter()
+            .iter_mut()
             .find(|(c, _)| c.name == column.name)
-            .map(|(_, v)| v.clone())
+            .map(|(_, v)| std::mem::replace(v, Value::Null))
             .ok_or_else(|| {
                 Error::invalid(format!(
                     "Some partition key parts are missing: {}",
@@ -193,8 +214,7 @@ pub(crate) fn insert(
             clustering.push(value);
         }
     }
-    check_key_size(table, &key)?;
-    let mut m = mutation(table, key)?;
+    let mut m = keyed_mutation(table, key)?;
     let row_key = ClusteringKey::exact(clustering, restrict::descending_mask(table));
     if !only_static {
         m.ops.push(Op::Liveness {
