@@ -6,8 +6,6 @@
 //! order (or its reverse), seeking to the pinned clustering keys or slice
 //! when the clause allows and testing every relation on every row read.
 
-use std::ops::Bound as StdBound;
-
 use crate::planner::Direction;
 use crate::schema::{Column, Table};
 use crate::storage::{bounds_ordered, ClusteringKey, Partition, Row, TableData};
@@ -122,12 +120,7 @@ pub(crate) fn rows_of<'a>(
             if !bounds_ordered(&start, &end) {
                 continue;
             }
-            let range = partition
-                .rows
-                .range::<ClusteringKey, (StdBound<&ClusteringKey>, StdBound<&ClusteringKey>)>((
-                    start.as_ref(),
-                    end.as_ref(),
-                ));
+            let range = partition.rows.range((start.as_ref(), end.as_ref()));
             let stopped = if walk.direction == Direction::Reversed {
                 range.rev().any(|(k, r)| !on_row(k, r, cost))
             } else {

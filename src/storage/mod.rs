@@ -12,6 +12,7 @@ mod cell;
 mod key;
 mod partition;
 mod row;
+mod rows;
 mod table;
 
 use std::sync::Arc;
@@ -22,6 +23,7 @@ pub use cell::{Cell, Collection, Element, Expiry, Liveness, Slot};
 pub use key::{Bound, ClusteringKey, PartitionPosition};
 pub use partition::{bounds_ordered, Partition, RangeDeletion};
 pub use row::Row;
+pub use rows::RowMap;
 pub use table::TableData;
 
 /// Every table's data, by qualified name (`ks.table`).

@@ -1,11 +1,11 @@
 //! A partition: its key, its static row, its clustering rows in order, and
 //! the deletions that shadow older writes.
 
-use std::collections::BTreeMap;
 use std::ops::Bound as RangeBound;
 
 use super::key::ClusteringKey;
 use super::row::Row;
+use super::rows::RowMap;
 use crate::types::Value;
 
 /// A deletion of a slice of clustering keys (`DELETE … WHERE c > 3`): it
@@ -46,7 +46,7 @@ pub struct Partition {
     /// The static columns.
     pub static_row: Row,
     /// The clustering rows, in clustering order.
-    pub rows: BTreeMap<ClusteringKey, Row>,
+    pub rows: RowMap,
     /// Range deletions still shadowing older writes.
     pub range_deletions: Vec<RangeDeletion>,
 }
@@ -58,7 +58,7 @@ impl Partition {
             key,
             deleted_at: None,
             static_row: Row::default(),
-            rows: BTreeMap::new(),
+            rows: RowMap::new(),
             range_deletions: Vec::new(),
         }
     }
@@ -78,7 +78,7 @@ impl Partition {
 
     /// The row at `key`, created empty if absent.
     pub fn row_mut(&mut self, key: ClusteringKey) -> &mut Row {
-        self.rows.entry(key).or_default()
+        self.rows.row_mut(key)
     }
 
     /// Deletes the whole partition as of `timestamp`.
@@ -103,7 +103,7 @@ impl Partition {
         if !bounds_ordered(&deletion.start, &deletion.end) {
             return;
         }
-        let range = (deletion.start.clone(), deletion.end.clone());
+        let range = (deletion.start.as_ref(), deletion.end.as_ref());
         for (_, row) in self.rows.range_mut(range) {
             row.purge(deletion.timestamp);
         }
