@@ -1,13 +1,17 @@
 //! Cells: one column's value in one row, with the time it was written and
 //! when it expires — what Cassandra's last-write-wins reconciliation needs.
 
+use std::num::NonZeroI32;
+
 use crate::types::Value;
 
 /// When a cell written `USING TTL` stops being live.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Expiry {
-    /// The TTL it was written with, in seconds (what `ttl()` counts down from).
-    pub ttl: i32,
+    /// The TTL it was written with, in seconds (what `ttl()` counts down
+    /// from). Never zero — a TTL of 0 means no expiry — which lets
+    /// `Option<Expiry>`, in every cell, take no more room than `Expiry`.
+    pub ttl: NonZeroI32,
     /// The second (since the epoch) from which it is dead.
     pub expires_at: i64,
 }
@@ -15,8 +19,9 @@ pub struct Expiry {
 impl Expiry {
     /// An expiry `ttl` seconds after `now_secs`; `None` for a TTL of 0.
     pub fn after(ttl: i32, now_secs: i64) -> Option<Expiry> {
-        (ttl > 0).then(|| Expiry {
-            ttl,
+        let positive = NonZeroI32::new(ttl).filter(|t| t.get() > 0)?;
+        Some(Expiry {
+            ttl: positive,
             expires_at: now_secs + i64::from(ttl),
         })
     }
