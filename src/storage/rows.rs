@@ -1,9 +1,9 @@
-//! A partition's clustering rows: one contiguous, sorted buffer rather than
-//! a B-tree, because rows are read far more than they are inserted out of
+//! A partition's clustering rows: contiguous sorted buffers (keys, and the
+//! rows beside them) rather than a B-tree, because rows are read far more than they are inserted out of
 //! order, and reading them in order is the common case.
 //!
 //! A scan walks memory front to back instead of hopping between half-full
-//! B-tree nodes; a key is found by binary search. The buffer is a ring
+//! B-tree nodes; a key is found by binary search. The buffers are rings
 //! (`VecDeque`), so appending at either end — time series written in
 //! clustering order, ASC or DESC — costs no more than a push; only a key
 //! landing in the middle shifts the shorter side.
@@ -16,20 +16,17 @@ use super::row::Row;
 
 /// The clustering rows of a partition, in clustering order, with the
 /// subset of `BTreeMap`'s interface storage needs.
+///
+/// Keys and rows are kept in two parallel buffers: a binary search touches
+/// only keys, and a scan that tests rows before their keys walks only rows.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RowMap {
-    entries: VecDeque<(ClusteringKey, Row)>,
+    keys: VecDeque<ClusteringKey>,
+    rows: VecDeque<Row>,
 }
 
 /// An iterator over `(key, row)` pairs in clustering order.
-pub type Iter<'a> = std::iter::Map<
-    vec_deque::Iter<'a, (ClusteringKey, Row)>,
-    fn(&'a (ClusteringKey, Row)) -> (&'a ClusteringKey, &'a Row),
->;
-
-fn split(entry: &(ClusteringKey, Row)) -> (&ClusteringKey, &Row) {
-    (&entry.0, &entry.1)
-}
+pub type Iter<'a> = std::iter::Zip<vec_deque::Iter<'a, ClusteringKey>, vec_deque::Iter<'a, Row>>;
 
 impl RowMap {
     /// No rows.
@@ -39,16 +36,16 @@ impl RowMap {
 
     /// How many rows are stored, live or not.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.keys.len()
     }
 
     /// Whether no row is stored.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.keys.is_empty()
     }
 
     fn search(&self, key: &ClusteringKey) -> Result<usize, usize> {
-        self.entries.binary_search_by(|(k, _)| k.cmp(key))
+        self.keys.binary_search_by(|k| k.cmp(key))
     }
 
     /// The row at `key`.
@@ -59,7 +56,7 @@ impl RowMap {
     /// The stored key and row at `key`.
     pub fn get_key_value(&self, key: &ClusteringKey) -> Option<(&ClusteringKey, &Row)> {
         let i = self.search(key).ok()?;
-        self.entries.get(i).map(split)
+        Some((self.keys.get(i)?, self.rows.get(i)?))
     }
 
     /// The row at `key`, created empty if absent (`entry(key).or_default()`).
@@ -67,19 +64,21 @@ impl RowMap {
         let i = match self.search(&key) {
             Ok(i) => i,
             Err(i) => {
-                self.entries.insert(i, (key, Row::default()));
+                self.keys.insert(i, key);
+                self.rows.insert(i, Row::default());
                 i
             }
         };
-        &mut self.entries[i].1
+        &mut self.rows[i]
     }
 
     /// Stores `row` at `key`, returning the row it replaces.
     pub fn insert(&mut self, key: ClusteringKey, row: Row) -> Option<Row> {
         match self.search(&key) {
-            Ok(i) => Some(std::mem::replace(&mut self.entries[i].1, row)),
+            Ok(i) => Some(std::mem::replace(&mut self.rows[i], row)),
             Err(i) => {
-                self.entries.insert(i, (key, row));
+                self.keys.insert(i, key);
+                self.rows.insert(i, row);
                 None
             }
         }
@@ -88,28 +87,37 @@ impl RowMap {
     /// Removes the row at `key`, returning it.
     pub fn remove(&mut self, key: &ClusteringKey) -> Option<Row> {
         let i = self.search(key).ok()?;
-        self.entries.remove(i).map(|(_, r)| r)
+        self.keys.remove(i);
+        self.rows.remove(i)
     }
 
     /// Every `(key, row)`, in clustering order.
-    pub fn iter<'a>(&'a self) -> Iter<'a> {
-        let f: fn(&'a (ClusteringKey, Row)) -> (&'a ClusteringKey, &'a Row) = split;
-        self.entries.iter().map(f)
+    pub fn iter(&self) -> Iter<'_> {
+        self.keys.iter().zip(self.rows.iter())
     }
 
     /// Every row, in clustering order.
     pub fn values(&self) -> impl DoubleEndedIterator<Item = &Row> + '_ {
-        self.entries.iter().map(|(_, r)| r)
+        self.rows.iter()
     }
 
     /// Every row, mutably, in clustering order.
     pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut Row> + '_ {
-        self.entries.iter_mut().map(|(_, r)| r)
+        self.rows.iter_mut()
     }
 
     /// Keeps the rows for which `keep` holds.
     pub fn retain(&mut self, mut keep: impl FnMut(&ClusteringKey, &mut Row) -> bool) {
-        self.entries.retain_mut(|(k, r)| keep(k, r));
+        let kept: Vec<bool> = self
+            .keys
+            .iter()
+            .zip(self.rows.iter_mut())
+            .map(|(k, r)| keep(k, r))
+            .collect();
+        let mut flags = kept.iter();
+        self.keys.retain(|_| flags.next().copied().unwrap_or(true));
+        let mut flags = kept.iter();
+        self.rows.retain(|_| flags.next().copied().unwrap_or(true));
     }
 
     /// The index range of the keys between `start` and `end` (empty when
@@ -117,25 +125,21 @@ impl RowMap {
     fn bounds(&self, start: Bound<&ClusteringKey>, end: Bound<&ClusteringKey>) -> (usize, usize) {
         let lo = match start {
             Bound::Unbounded => 0,
-            Bound::Included(s) => self.entries.partition_point(|(k, _)| k < s),
-            Bound::Excluded(s) => self.entries.partition_point(|(k, _)| k <= s),
+            Bound::Included(s) => self.keys.partition_point(|k| k < s),
+            Bound::Excluded(s) => self.keys.partition_point(|k| k <= s),
         };
         let hi = match end {
-            Bound::Unbounded => self.entries.len(),
-            Bound::Included(e) => self.entries.partition_point(|(k, _)| k <= e),
-            Bound::Excluded(e) => self.entries.partition_point(|(k, _)| k < e),
+            Bound::Unbounded => self.keys.len(),
+            Bound::Included(e) => self.keys.partition_point(|k| k <= e),
+            Bound::Excluded(e) => self.keys.partition_point(|k| k < e),
         };
         (lo, hi.max(lo))
     }
 
     /// The rows with keys between two bounds, in clustering order.
-    pub fn range<'a>(
-        &'a self,
-        (start, end): (Bound<&ClusteringKey>, Bound<&ClusteringKey>),
-    ) -> Iter<'a> {
+    pub fn range(&self, (start, end): (Bound<&ClusteringKey>, Bound<&ClusteringKey>)) -> Iter<'_> {
         let (lo, hi) = self.bounds(start, end);
-        let f: fn(&'a (ClusteringKey, Row)) -> (&'a ClusteringKey, &'a Row) = split;
-        self.entries.range(lo..hi).map(f)
+        self.keys.range(lo..hi).zip(self.rows.range(lo..hi))
     }
 
     /// The rows with keys between two bounds, mutably.
@@ -144,7 +148,7 @@ impl RowMap {
         (start, end): (Bound<&ClusteringKey>, Bound<&ClusteringKey>),
     ) -> impl DoubleEndedIterator<Item = (&ClusteringKey, &mut Row)> + '_ {
         let (lo, hi) = self.bounds(start, end);
-        self.entries.range_mut(lo..hi).map(|(k, r)| (&*k, r))
+        self.keys.range(lo..hi).zip(self.rows.range_mut(lo..hi))
     }
 }
 
@@ -220,6 +224,27 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn retain_keeps_keys_and_rows_together() {
+        let mut rows = RowMap::new();
+        for v in 0..10 {
+            let row = rows.row_mut(key(v, 0));
+            row.deleted_at = Some(i64::from(v));
+        }
+        rows.retain(|_, r| r.deleted_at.is_some_and(|d| d % 3 == 0));
+        let got: Vec<(i32, Option<i64>)> = rows
+            .iter()
+            .map(|(k, r)| match k.values() {
+                [Value::Int(v)] => (*v, r.deleted_at),
+                _ => (-1, None),
+            })
+            .collect();
+        assert_eq!(
+            got,
+            vec![(0, Some(0)), (3, Some(3)), (6, Some(6)), (9, Some(9))]
+        );
     }
 
     #[test]
