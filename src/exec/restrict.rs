@@ -447,8 +447,9 @@ pub(crate) fn token_admits(predicates: &[Predicate<'_>], token: i64) -> bool {
     })
 }
 
-/// The values a predicate pins `column` to (`=` or `IN`), if it does.
-pub(crate) fn pinned(predicates: &[Predicate<'_>], column: &Column) -> Option<Vec<Value>> {
+/// The values a predicate pins `column` to (`=` or `IN`), if it does,
+/// borrowed from the predicate.
+pub(crate) fn pinned<'p>(predicates: &'p [Predicate<'_>], column: &Column) -> Option<&'p [Value]> {
     for p in predicates {
         match p {
             Predicate::Compare {
@@ -456,10 +457,10 @@ pub(crate) fn pinned(predicates: &[Predicate<'_>], column: &Column) -> Option<Ve
                 op: Operator::Eq,
                 value,
             } if c.name == column.name => {
-                return Some(vec![value.clone()]);
+                return Some(std::slice::from_ref(value));
             }
             Predicate::In { column: c, values } if c.name == column.name => {
-                return Some(values.clone());
+                return Some(values);
             }
             _ => {}
         }
@@ -475,52 +476,70 @@ pub(crate) fn key_combinations(
     predicates: &[Predicate<'_>],
     columns: &[&Column],
 ) -> Option<Vec<Vec<Value>>> {
-    let mut combos: Vec<Vec<Value>> = vec![Vec::new()];
+    // Each position's choices, borrowed from the predicates (a tuple for a
+    // multi-column relation, one value for a column), so that values are
+    // cloned once, into the keys.
+    let mut choices: Vec<Vec<&[Value]>> = Vec::with_capacity(columns.len());
     let mut i = 0;
     while i < columns.len() {
         if let Some((width, tuples)) = multi_pinned(predicates, columns[i]) {
-            let mut next = Vec::with_capacity(combos.len() * tuples.len());
-            for c in &combos {
-                for t in &tuples {
-                    let mut k = c.clone();
-                    k.extend(t.iter().cloned());
-                    next.push(k);
-                }
-            }
-            combos = next;
+            choices.push(tuples);
             i += width;
             continue;
         }
-        let mut values = pinned(predicates, columns[i])?;
+        let mut values: Vec<&Value> = pinned(predicates, columns[i])?.iter().collect();
         values.sort();
         values.dedup();
-        let mut next = Vec::with_capacity(combos.len() * values.len());
-        for c in &combos {
-            for v in &values {
-                let mut k = c.clone();
-                k.push(v.clone());
-                next.push(k);
-            }
-        }
-        combos = next;
+        choices.push(values.into_iter().map(std::slice::from_ref).collect());
         i += 1;
     }
-    Some(combos)
+    let total = choices
+        .iter()
+        .fold(1usize, |n, c| n.saturating_mul(c.len()));
+    let mut out = Vec::with_capacity(total);
+    if total == 0 {
+        return Some(out);
+    }
+    // An odometer over the choices, the last position turning fastest: the
+    // order of the nested loops of a cartesian product.
+    let mut at = vec![0usize; choices.len()];
+    loop {
+        let mut key = Vec::with_capacity(columns.len());
+        for (choice, &k) in choices.iter().zip(&at) {
+            key.extend_from_slice(choice[k]);
+        }
+        out.push(key);
+        let mut p = choices.len();
+        loop {
+            if p == 0 {
+                return Some(out);
+            }
+            p -= 1;
+            at[p] += 1;
+            if at[p] < choices[p].len() {
+                break;
+            }
+            at[p] = 0;
+        }
+    }
 }
 
-fn multi_pinned(predicates: &[Predicate<'_>], first: &Column) -> Option<(usize, Vec<Vec<Value>>)> {
+fn multi_pinned<'p>(
+    predicates: &'p [Predicate<'_>],
+    first: &Column,
+) -> Option<(usize, Vec<&'p [Value]>)> {
     predicates.iter().find_map(|p| match p {
         Predicate::MultiCompare {
             columns,
             op: Operator::Eq,
             values,
         } if columns.first().is_some_and(|c| c.name == first.name) => {
-            Some((columns.len(), vec![values.clone()]))
+            Some((columns.len(), vec![values.as_slice()]))
         }
         Predicate::MultiIn { columns, tuples }
             if columns.first().is_some_and(|c| c.name == first.name) =>
         {
-            Some((columns.len(), tuples.clone()))
+            Some((columns.len(), tuples.iter().map(Vec::as_slice).collect()))
         }
         _ => None,
     })
