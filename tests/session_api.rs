@@ -218,3 +218,33 @@ fn a_failed_statement_changes_nothing() {
         vec![vec![Value::Int(1), Value::Text("before".into())]]
     );
 }
+
+#[test]
+fn a_prepared_statement_is_planned_again_after_the_schema_or_settings_change() {
+    let (mut s, _) = session();
+    let select = s.prepare("SELECT v FROM kv WHERE k = ?").unwrap();
+    s.execute("INSERT INTO kv (k, v) VALUES (1, 'one')")
+        .unwrap();
+    let first = s.execute_prepared(&select, &[Value::Int(1)]).unwrap();
+    assert_eq!(first.rows, vec![vec![Value::Text("one".into())]]);
+    assert_eq!(first.plan.as_ref().unwrap().consistency, "ONE");
+    // The plan follows the consistency level of the moment…
+    s.set_consistency(widerow::cluster::ConsistencyLevel::Quorum);
+    let quorum = s.execute_prepared(&select, &[Value::Int(1)]).unwrap();
+    assert_eq!(quorum.plan.as_ref().unwrap().consistency, "QUORUM");
+    // …a clone made before a schema change keeps working on its own schema…
+    let before_drop = s.clone();
+    s.execute("DROP TABLE kv").unwrap();
+    let gone = s.execute_prepared(&select, &[Value::Int(1)]).unwrap_err();
+    assert_eq!(gone.kind(), ErrorKind::InvalidRequest);
+    let mut before_drop = before_drop;
+    let still = before_drop
+        .execute_prepared(&select, &[Value::Int(1)])
+        .unwrap();
+    assert_eq!(still.rows, vec![vec![Value::Text("one".into())]]);
+    // …and a table created again under the same name is read afresh.
+    s.execute("CREATE TABLE kv (k int PRIMARY KEY, v text)")
+        .unwrap();
+    let empty = s.execute_prepared(&select, &[Value::Int(1)]).unwrap();
+    assert!(empty.rows.is_empty());
+}
