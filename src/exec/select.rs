@@ -88,6 +88,38 @@ pub(crate) fn run(run: &mut Run<'_, '_>, select: &Select, plan: &Plan) -> Result
             &mut cost,
             fcx,
         )?;
+    } else if !merge {
+        // Rows come in result order: each is projected as it is read, with
+        // no list of row views kept for a second pass. Nothing but the
+        // projection has side effects (`now()`, `uuid()`), and it runs on
+        // the same rows in the same order as a second pass would.
+        let mut error = None;
+        for partition in &partitions {
+            cost.partitions += 1;
+            let mut taken = 0u64;
+            let keep_going = read::rows_of(&walk, partition, &mut cost, &mut |v| {
+                let mut row = Vec::with_capacity(projection.items.len());
+                for item in &projection.items {
+                    match selector::eval(item, Some(&v), &[], fcx) {
+                        Ok(value) => row.push(value),
+                        Err(e) => {
+                            error = Some(e);
+                            return false;
+                        }
+                    }
+                }
+                rows.push(row);
+                taken += 1;
+                per_partition.is_none_or(|n| taken < n)
+                    && limit.is_none_or(|n| (rows.len() as u64) < n)
+            });
+            if let Some(e) = error.take() {
+                return Err(e);
+            }
+            if !keep_going && limit.is_some_and(|n| rows.len() as u64 >= n) {
+                break;
+            }
+        }
     } else {
         let mut views: Vec<RowView<'_>> = Vec::new();
         let cap = if merge { None } else { limit };
