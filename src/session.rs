@@ -287,6 +287,8 @@ impl Session {
     /// Sets the limits statements are held to.
     pub fn set_limits(&mut self, limits: Limits) {
         self.limits = limits;
+        // Planning reads the limits: prepared statements must plan again.
+        self.ctx_stamp = fresh_stamp();
         self.ctx.limits = limits;
     }
 

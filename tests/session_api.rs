@@ -247,4 +247,16 @@ fn a_prepared_statement_is_planned_again_after_the_schema_or_settings_change() {
         .unwrap();
     let empty = s.execute_prepared(&select, &[Value::Int(1)]).unwrap();
     assert!(empty.rows.is_empty());
+    // Limits the planner enforces apply to a statement prepared before them.
+    let three = s.prepare("SELECT v FROM kv WHERE k IN (1, 2, 3)").unwrap();
+    s.execute_prepared(&three, &[]).unwrap();
+    let mut limits = *s.limits();
+    limits.in_select_cartesian_product = 2;
+    s.set_limits(limits);
+    let refused = s.execute_prepared(&three, &[]).unwrap_err();
+    assert!(
+        refused.message().contains("in_select_cartesian_product"),
+        "{}",
+        refused.message()
+    );
 }
