@@ -3,6 +3,8 @@
 //! per limit). Where Cassandra has a setting the default is Cassandra's;
 //! the others are widerow's own, stated here.
 
+use crate::error::Error;
+
 /// The limits a session enforces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
@@ -44,6 +46,31 @@ impl Default for Limits {
             collection_size: 65_535,
         }
     }
+}
+
+impl Limits {
+    /// No limit at all: for statements widerow builds itself (a view's
+    /// WHERE clause), which no user input can grow.
+    pub const UNBOUNDED: Limits = Limits {
+        statement_size: usize::MAX,
+        nesting_depth: usize::MAX,
+        in_list_length: usize::MAX,
+        in_select_cartesian_product: usize::MAX,
+        batch_size_warn_threshold: usize::MAX,
+        batch_size_fail_threshold: usize::MAX,
+        collection_size: usize::MAX,
+    };
+}
+
+/// The refusal of IN lists whose cartesian product on `what` ("partition
+/// key" or "clustering key") names `product` keys, more than `max`: the
+/// message of Cassandra's `in_select_cartesian_product` guardrail.
+pub(crate) fn cartesian_product_exceeded(what: &str, product: usize, max: usize) -> Error {
+    Error::invalid(format!(
+        "Guardrail in_select_cartesian_product violated: Aborting query because the cartesian \
+         product of the IN restrictions on {what} produces {product} values, this exceeds fail \
+         threshold of {max}."
+    ))
 }
 
 /// The keys `[limits]` accepts, each with the flag that overrides it.

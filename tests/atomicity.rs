@@ -262,5 +262,27 @@ fn in_cartesian_products_past_the_limit_are_refused() {
         ))
         .unwrap_err();
     assert_eq!(e.message(), message("partition key", 26));
+    // Bind markers: the lists are counted when the statement runs.
+    let ints = |n: i32| Value::List((0..n).map(Value::Int).collect());
+    let select = s
+        .prepare("SELECT * FROM grid WHERE pk1 IN ? AND pk2 IN ? AND ck1 IN ? AND ck2 = 0")
+        .unwrap();
+    s.execute_prepared(&select, &[ints(5), ints(5), ints(25)])
+        .unwrap();
+    let e = s
+        .execute_prepared(&select, &[ints(5), ints(6), ints(1)])
+        .unwrap_err();
+    assert_eq!(e.message(), message("partition key", 30));
+    let e = s
+        .execute_prepared(&select, &[ints(1), ints(1), ints(26)])
+        .unwrap_err();
+    assert_eq!(e.message(), message("clustering key", 26));
+    let delete = s
+        .prepare("DELETE FROM grid WHERE pk1 = 0 AND pk2 = 0 AND ck1 IN ? AND ck2 IN ?")
+        .unwrap();
+    let e = s
+        .execute_prepared(&delete, &[ints(6), ints(5)])
+        .unwrap_err();
+    assert_eq!(e.message(), message("clustering key", 30));
     assert_eq!(before, state(&s));
 }

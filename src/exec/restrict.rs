@@ -10,6 +10,7 @@ use std::cmp::Ordering;
 use std::ops::Bound as StdBound;
 
 use crate::error::Error;
+use crate::limits::Limits;
 use crate::schema::{Column, ColumnKind, Table};
 use crate::storage::{Bound as KeyBound, ClusteringKey};
 use crate::syntax::ast::{InValues, Operator, Relation, RelationKind, Term, TermKind};
@@ -67,8 +68,9 @@ pub(crate) fn compile<'t>(
     relations: &[Relation],
     binds: &Binds,
     fcx: &mut FunctionContext<'_>,
-    max_in: usize,
+    limits: &Limits,
 ) -> Result<Vec<Predicate<'t>>, Error> {
+    let max_in = limits.in_list_length;
     let mut out = Vec::with_capacity(relations.len());
     for relation in relations {
         if let Some(p) = compile_one(table, relation, binds, fcx)? {
@@ -86,7 +88,38 @@ pub(crate) fn compile<'t>(
             out.push(p);
         }
     }
+    check_cartesian_products(&out, limits.in_select_cartesian_product)?;
     Ok(out)
+}
+
+/// The keys the IN lists of a statement name together, once bind values
+/// are known (the planner counts an `IN ?` as one): refused past
+/// `[limits] in_select_cartesian_product`, before any key is built.
+fn check_cartesian_products(predicates: &[Predicate<'_>], max: usize) -> Result<(), Error> {
+    type Group = (&'static str, fn(&Column) -> bool);
+    let groups: [Group; 2] = [
+        ("partition key", Column::is_partition_key),
+        ("clustering key", Column::is_clustering),
+    ];
+    for (what, belongs) in groups {
+        let product = predicates.iter().fold(1usize, |product, p| match p {
+            Predicate::In { column, values } if belongs(column) => {
+                product.saturating_mul(values.len())
+            }
+            Predicate::MultiIn { columns, tuples }
+                if columns.first().is_some_and(|c| belongs(c)) =>
+            {
+                product.saturating_mul(tuples.len())
+            }
+            _ => product,
+        });
+        if product > max {
+            return Err(crate::limits::cartesian_product_exceeded(
+                what, product, max,
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn column<'t>(table: &'t Table, name: &str) -> Result<&'t Column, Error> {

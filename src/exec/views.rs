@@ -190,7 +190,7 @@ fn view_filters<'t>(base: &'t Table, view: &Table) -> Vec<restrict::Predicate<'t
         &definition.where_clause,
         &Binds::none(),
         &mut fcx,
-        usize::MAX,
+        &crate::limits::Limits::UNBOUNDED,
     )
     .unwrap_or_default()
 }

@@ -417,13 +417,8 @@ pub(crate) fn update(
     env: &mut WriteEnv<'_, '_>,
 ) -> Result<Vec<Mutation>, Error> {
     let stamp = stamp(table, &update.using, env)?;
-    let predicates = restrict::compile(
-        table,
-        &update.where_clause,
-        env.binds,
-        env.fcx,
-        env.limits.in_list_length,
-    )?;
+    let predicates =
+        restrict::compile(table, &update.where_clause, env.binds, env.fcx, &env.limits)?;
     let targets = targets(table, &predicates)?;
     let only_static = update.assignments.iter().all(|a| {
         let name = match &a.kind {
@@ -796,13 +791,8 @@ pub(crate) fn delete(
 ) -> Result<Vec<Mutation>, Error> {
     let stamp = stamp(table, &delete.using, env)?;
     let timestamp = stamp.timestamp;
-    let predicates = restrict::compile(
-        table,
-        &delete.where_clause,
-        env.binds,
-        env.fcx,
-        env.limits.in_list_length,
-    )?;
+    let predicates =
+        restrict::compile(table, &delete.where_clause, env.binds, env.fcx, &env.limits)?;
     let targets = targets(table, &predicates)?;
     let mask = restrict::descending_mask(table);
     let ck = restrict::clustering_columns(table);

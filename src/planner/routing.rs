@@ -115,11 +115,7 @@ pub(crate) fn check_cartesian_product(
     if product <= max {
         return Ok(());
     }
-    let mut error = Error::invalid(format!(
-        "Guardrail in_select_cartesian_product violated: Aborting query because the cartesian \
-         product of the IN restrictions on {what} produces {product} values, this exceeds fail \
-         threshold of {max}."
-    ));
+    let mut error = crate::limits::cartesian_product_exceeded(what, product, max);
     let spans = lists
         .iter()
         .flat_map(|r| r.relations.iter().map(|rel| rel.span));
