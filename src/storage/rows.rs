@@ -1,32 +1,63 @@
-//! A partition's clustering rows: contiguous sorted buffers (keys, and the
-//! rows beside them) rather than a B-tree, because rows are read far more than they are inserted out of
-//! order, and reading them in order is the common case.
+//! A partition's clustering rows: sorted runs of contiguous rows (chunks of
+//! at most [`CHUNK`]) rather than a B-tree, because rows are read far more
+//! than they are written, and read in order.
 //!
 //! A scan walks memory front to back instead of hopping between half-full
-//! B-tree nodes; a key is found by binary search. The buffers are rings
-//! (`VecDeque`), so appending at either end — time series written in
-//! clustering order, ASC or DESC — costs no more than a push; only a key
-//! landing in the middle shifts the shorter side.
+//! B-tree nodes; a key is found by two binary searches (over the chunks'
+//! last keys, then within one chunk). Appending at either end — time series
+//! written in clustering order, ASC or DESC — fills the end chunk and then
+//! starts a new one; a key landing in the middle shifts at most one chunk,
+//! splitting it when full, so a wide partition written in random order
+//! costs O(log n + CHUNK) per row, not O(n).
 
-use std::collections::vec_deque::{self, VecDeque};
 use std::ops::Bound;
 
 use super::key::ClusteringKey;
 use super::row::Row;
 
-/// The clustering rows of a partition, in clustering order, with the
-/// subset of `BTreeMap`'s interface storage needs.
-///
-/// Keys and rows are kept in two parallel buffers: a binary search touches
-/// only keys, and a scan that tests rows before their keys walks only rows.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct RowMap {
-    keys: VecDeque<ClusteringKey>,
-    rows: VecDeque<Row>,
+/// Most rows in one chunk: a middle insert moves at most this many.
+const CHUNK: usize = 128;
+
+/// One sorted run: keys and the rows beside them, in two parallel buffers so
+/// that a binary search touches only keys and a scan that tests rows before
+/// their keys walks only rows. Never empty while in a [`RowMap`].
+#[derive(Debug, Clone, Default)]
+struct Chunk {
+    keys: Vec<ClusteringKey>,
+    rows: Vec<Row>,
 }
 
-/// An iterator over `(key, row)` pairs in clustering order.
-pub type Iter<'a> = std::iter::Zip<vec_deque::Iter<'a, ClusteringKey>, vec_deque::Iter<'a, Row>>;
+impl Chunk {
+    fn single(key: ClusteringKey, row: Row) -> Chunk {
+        Chunk {
+            keys: vec![key],
+            rows: vec![row],
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.keys.len()
+    }
+}
+
+/// A place between rows: chunk, then index within it. Normalised so that
+/// the index is below the chunk's length, except at the very end.
+type Pos = (usize, usize);
+
+/// The clustering rows of a partition, in clustering order, with the
+/// subset of `BTreeMap`'s interface storage needs.
+#[derive(Debug, Clone, Default)]
+pub struct RowMap {
+    chunks: Vec<Chunk>,
+    len: usize,
+}
+
+impl PartialEq for RowMap {
+    /// Equal rows, however they are split into chunks.
+    fn eq(&self, other: &RowMap) -> bool {
+        self.len == other.len && self.iter().eq(other.iter())
+    }
+}
 
 impl RowMap {
     /// No rows.
@@ -36,16 +67,40 @@ impl RowMap {
 
     /// How many rows are stored, live or not.
     pub fn len(&self) -> usize {
-        self.keys.len()
+        self.len
     }
 
     /// Whether no row is stored.
     pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
+        self.len == 0
     }
 
-    fn search(&self, key: &ClusteringKey) -> Result<usize, usize> {
-        self.keys.binary_search_by(|k| k.cmp(key))
+    /// The first place whose key does not satisfy `before` (keys satisfying
+    /// it all come first): a partition point over every row.
+    fn partition_point(&self, before: impl Fn(&ClusteringKey) -> bool) -> Pos {
+        let c = self
+            .chunks
+            .partition_point(|chunk| chunk.keys.last().is_some_and(&before));
+        match self.chunks.get(c) {
+            Some(chunk) => (c, chunk.keys.partition_point(&before)),
+            None => self.end(),
+        }
+    }
+
+    fn end(&self) -> Pos {
+        match self.chunks.len() {
+            0 => (0, 0),
+            n => (n - 1, self.chunks[n - 1].len()),
+        }
+    }
+
+    /// Where `key` is, or where it would go.
+    fn search(&self, key: &ClusteringKey) -> (usize, Result<usize, usize>) {
+        let (c, i) = self.partition_point(|k| k < key);
+        match self.chunks.get(c) {
+            Some(chunk) if chunk.keys.get(i) == Some(key) => (c, Ok(i)),
+            _ => (c, Err(i)),
+        }
     }
 
     /// The row at `key`.
@@ -55,30 +110,62 @@ impl RowMap {
 
     /// The stored key and row at `key`.
     pub fn get_key_value(&self, key: &ClusteringKey) -> Option<(&ClusteringKey, &Row)> {
-        let i = self.search(key).ok()?;
-        Some((self.keys.get(i)?, self.rows.get(i)?))
+        let (c, found) = self.search(key);
+        let i = found.ok()?;
+        let chunk = self.chunks.get(c)?;
+        Some((chunk.keys.get(i)?, chunk.rows.get(i)?))
+    }
+
+    /// Puts a new row at place `(c, i)`; returns where it ended up.
+    fn insert_at(&mut self, (c, i): Pos, key: ClusteringKey, row: Row) -> Pos {
+        self.len += 1;
+        let last = self.chunks.len().saturating_sub(1);
+        let Some(chunk) = self.chunks.get_mut(c) else {
+            self.chunks.push(Chunk::single(key, row));
+            return (self.chunks.len() - 1, 0);
+        };
+        let n = chunk.len();
+        if n < CHUNK {
+            chunk.keys.insert(i, key);
+            chunk.rows.insert(i, row);
+            return (c, i);
+        }
+        if c == last && i == n {
+            self.chunks.push(Chunk::single(key, row));
+            return (c + 1, 0);
+        }
+        if c == 0 && i == 0 {
+            self.chunks.insert(0, Chunk::single(key, row));
+            return (0, 0);
+        }
+        let half = n / 2;
+        let tail = Chunk {
+            keys: chunk.keys.split_off(half),
+            rows: chunk.rows.split_off(half),
+        };
+        self.chunks.insert(c + 1, tail);
+        let (c, i) = if i <= half { (c, i) } else { (c + 1, i - half) };
+        let chunk = &mut self.chunks[c];
+        chunk.keys.insert(i, key);
+        chunk.rows.insert(i, row);
+        (c, i)
     }
 
     /// The row at `key`, created empty if absent (`entry(key).or_default()`).
     pub fn row_mut(&mut self, key: ClusteringKey) -> &mut Row {
-        let i = match self.search(&key) {
-            Ok(i) => i,
-            Err(i) => {
-                self.keys.insert(i, key);
-                self.rows.insert(i, Row::default());
-                i
-            }
+        let (c, i) = match self.search(&key) {
+            (c, Ok(i)) => (c, i),
+            (c, Err(i)) => self.insert_at((c, i), key, Row::default()),
         };
-        &mut self.rows[i]
+        &mut self.chunks[c].rows[i]
     }
 
     /// Stores `row` at `key`, returning the row it replaces.
     pub fn insert(&mut self, key: ClusteringKey, row: Row) -> Option<Row> {
         match self.search(&key) {
-            Ok(i) => Some(std::mem::replace(&mut self.rows[i], row)),
-            Err(i) => {
-                self.keys.insert(i, key);
-                self.rows.insert(i, row);
+            (c, Ok(i)) => Some(std::mem::replace(&mut self.chunks[c].rows[i], row)),
+            (c, Err(i)) => {
+                self.insert_at((c, i), key, row);
                 None
             }
         }
@@ -86,60 +173,82 @@ impl RowMap {
 
     /// Removes the row at `key`, returning it.
     pub fn remove(&mut self, key: &ClusteringKey) -> Option<Row> {
-        let i = self.search(key).ok()?;
-        self.keys.remove(i);
-        self.rows.remove(i)
+        let (c, found) = self.search(key);
+        let i = found.ok()?;
+        let chunk = self.chunks.get_mut(c)?;
+        chunk.keys.remove(i);
+        let row = chunk.rows.remove(i);
+        if chunk.keys.is_empty() {
+            self.chunks.remove(c);
+        }
+        self.len -= 1;
+        Some(row)
     }
 
     /// Every `(key, row)`, in clustering order.
     pub fn iter(&self) -> Iter<'_> {
-        self.keys.iter().zip(self.rows.iter())
+        Iter::new(&self.chunks, (0, 0), self.end(), self.len)
     }
 
     /// Every row, in clustering order.
     pub fn values(&self) -> impl DoubleEndedIterator<Item = &Row> + '_ {
-        self.rows.iter()
+        self.chunks.iter().flat_map(|chunk| chunk.rows.iter())
     }
 
     /// Every row, mutably, in clustering order.
     pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut Row> + '_ {
-        self.rows.iter_mut()
+        self.chunks
+            .iter_mut()
+            .flat_map(|chunk| chunk.rows.iter_mut())
     }
 
     /// Keeps the rows for which `keep` holds.
     pub fn retain(&mut self, mut keep: impl FnMut(&ClusteringKey, &mut Row) -> bool) {
-        let kept: Vec<bool> = self
-            .keys
-            .iter()
-            .zip(self.rows.iter_mut())
-            .map(|(k, r)| keep(k, r))
-            .collect();
-        let mut flags = kept.iter();
-        self.keys.retain(|_| flags.next().copied().unwrap_or(true));
-        let mut flags = kept.iter();
-        self.rows.retain(|_| flags.next().copied().unwrap_or(true));
+        for chunk in &mut self.chunks {
+            let kept: Vec<bool> = chunk
+                .keys
+                .iter()
+                .zip(chunk.rows.iter_mut())
+                .map(|(k, r)| keep(k, r))
+                .collect();
+            let mut flags = kept.iter();
+            chunk.keys.retain(|_| flags.next().copied().unwrap_or(true));
+            let mut flags = kept.iter();
+            chunk.rows.retain(|_| flags.next().copied().unwrap_or(true));
+        }
+        self.chunks.retain(|chunk| !chunk.keys.is_empty());
+        self.len = self.chunks.iter().map(Chunk::len).sum();
     }
 
-    /// The index range of the keys between `start` and `end` (empty when
+    /// The places of the keys between `start` and `end` (an empty span when
     /// they are out of order, where `BTreeMap::range` would panic).
-    fn bounds(&self, start: Bound<&ClusteringKey>, end: Bound<&ClusteringKey>) -> (usize, usize) {
+    fn bounds(&self, start: Bound<&ClusteringKey>, end: Bound<&ClusteringKey>) -> (Pos, Pos) {
         let lo = match start {
-            Bound::Unbounded => 0,
-            Bound::Included(s) => self.keys.partition_point(|k| k < s),
-            Bound::Excluded(s) => self.keys.partition_point(|k| k <= s),
+            Bound::Unbounded => (0, 0),
+            Bound::Included(s) => self.partition_point(|k| k < s),
+            Bound::Excluded(s) => self.partition_point(|k| k <= s),
         };
         let hi = match end {
-            Bound::Unbounded => self.keys.len(),
-            Bound::Included(e) => self.keys.partition_point(|k| k <= e),
-            Bound::Excluded(e) => self.keys.partition_point(|k| k < e),
+            Bound::Unbounded => self.end(),
+            Bound::Included(e) => self.partition_point(|k| k <= e),
+            Bound::Excluded(e) => self.partition_point(|k| k < e),
         };
         (lo, hi.max(lo))
+    }
+
+    /// How many rows lie between two places.
+    fn count(&self, (c0, i0): Pos, (c1, i1): Pos) -> usize {
+        if (c0, i0) >= (c1, i1) {
+            return 0;
+        }
+        let whole: usize = self.chunks[c0..c1].iter().map(Chunk::len).sum();
+        whole + i1 - i0
     }
 
     /// The rows with keys between two bounds, in clustering order.
     pub fn range(&self, (start, end): (Bound<&ClusteringKey>, Bound<&ClusteringKey>)) -> Iter<'_> {
         let (lo, hi) = self.bounds(start, end);
-        self.keys.range(lo..hi).zip(self.rows.range(lo..hi))
+        Iter::new(&self.chunks, lo, hi, self.count(lo, hi))
     }
 
     /// The rows with keys between two bounds, mutably.
@@ -147,10 +256,87 @@ impl RowMap {
         &mut self,
         (start, end): (Bound<&ClusteringKey>, Bound<&ClusteringKey>),
     ) -> impl DoubleEndedIterator<Item = (&ClusteringKey, &mut Row)> + '_ {
-        let (lo, hi) = self.bounds(start, end);
-        self.keys.range(lo..hi).zip(self.rows.range_mut(lo..hi))
+        let ((c0, i0), (c1, i1)) = self.bounds(start, end);
+        let chunks = match self.chunks.get_mut(c0..=c1) {
+            Some(chunks) if (c0, i0) < (c1, i1) => chunks,
+            _ => &mut [],
+        };
+        chunks.iter_mut().enumerate().flat_map(move |(n, chunk)| {
+            let Chunk { keys, rows } = chunk;
+            let lo = if n == 0 { i0 } else { 0 };
+            let hi = if c0 + n == c1 { i1 } else { keys.len() };
+            let (lo, hi) = (
+                lo.min(keys.len()),
+                hi.min(keys.len()).max(lo.min(keys.len())),
+            );
+            keys[lo..hi].iter().zip(rows[lo..hi].iter_mut())
+        })
     }
 }
+
+/// An iterator over `(key, row)` pairs in clustering order, from either end.
+#[derive(Debug, Clone)]
+pub struct Iter<'a> {
+    chunks: &'a [Chunk],
+    /// The next place to read from the front.
+    front: Pos,
+    /// One past the next place to read from the back.
+    back: Pos,
+    /// Rows left between the two.
+    left: usize,
+}
+
+impl<'a> Iter<'a> {
+    fn new(chunks: &'a [Chunk], front: Pos, back: Pos, left: usize) -> Iter<'a> {
+        Iter {
+            chunks,
+            front,
+            back,
+            left,
+        }
+    }
+}
+
+impl<'a> Iterator for Iter<'a> {
+    type Item = (&'a ClusteringKey, &'a Row);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.left == 0 {
+            return None;
+        }
+        let (mut c, mut i) = self.front;
+        while i >= self.chunks.get(c)?.len() {
+            (c, i) = (c + 1, 0);
+        }
+        let chunk = self.chunks.get(c)?;
+        self.front = (c, i + 1);
+        self.left -= 1;
+        Some((chunk.keys.get(i)?, chunk.rows.get(i)?))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+impl DoubleEndedIterator for Iter<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        if self.left == 0 {
+            return None;
+        }
+        let (mut c, mut i) = self.back;
+        while i == 0 {
+            c = c.checked_sub(1)?;
+            i = self.chunks.get(c)?.len();
+        }
+        let chunk = self.chunks.get(c)?;
+        self.back = (c, i - 1);
+        self.left -= 1;
+        Some((chunk.keys.get(i - 1)?, chunk.rows.get(i - 1)?))
+    }
+}
+
+impl ExactSizeIterator for Iter<'_> {}
 
 impl<'a> IntoIterator for &'a RowMap {
     type Item = (&'a ClusteringKey, &'a Row);
@@ -245,6 +431,70 @@ mod tests {
             got,
             vec![(0, Some(0)), (3, Some(3)), (6, Some(6)), (9, Some(9))]
         );
+    }
+
+    /// Thousands of rows inserted and removed in scrambled order, across
+    /// many chunks, read forwards, backwards and by range exactly as a
+    /// `BTreeMap` holding the same keys.
+    #[test]
+    fn many_chunks_in_any_order_match_a_btree_map() {
+        for desc in [0, 1] {
+            let mut rows = RowMap::new();
+            let mut reference = std::collections::BTreeMap::new();
+            let scrambled = |n: i32| (n * 7919) % 5003;
+            for n in 0..5003 {
+                let v = scrambled(n);
+                rows.row_mut(key(v, desc)).deleted_at = Some(i64::from(v));
+                reference.insert(key(v, desc), i64::from(v));
+            }
+            for n in (0..5003).step_by(3) {
+                let v = scrambled(n * 2 % 5003);
+                assert_eq!(
+                    rows.remove(&key(v, desc)).map(|r| r.deleted_at),
+                    reference.remove(&key(v, desc)).map(Some)
+                );
+            }
+            assert_eq!(rows.len(), reference.len());
+            let mine: Vec<_> = rows
+                .iter()
+                .map(|(k, r)| (k.clone(), r.deleted_at))
+                .collect();
+            let theirs: Vec<_> = reference
+                .iter()
+                .map(|(k, v)| (k.clone(), Some(*v)))
+                .collect();
+            assert_eq!(mine, theirs);
+            let backwards: Vec<_> = rows.iter().rev().map(|(k, _)| k.clone()).collect();
+            let expected: Vec<_> = reference.keys().rev().cloned().collect();
+            assert_eq!(backwards, expected);
+            for (a, b) in [(0, 5003), (100, 140), (1000, 1500), (4000, 3999), (17, 17)] {
+                let range = (
+                    Bound::Included(&key(a, desc)),
+                    Bound::Excluded(&key(b, desc)),
+                );
+                if key(a, desc) > key(b, desc) {
+                    assert_eq!(rows.range(range).count(), 0);
+                    continue;
+                }
+                let mine: Vec<_> = rows.range(range).rev().map(|(k, _)| k.clone()).collect();
+                let theirs: Vec<_> = reference
+                    .range::<ClusteringKey, _>(range)
+                    .rev()
+                    .map(|(k, _)| k.clone())
+                    .collect();
+                assert_eq!(mine, theirs);
+                assert_eq!(rows.range(range).len(), theirs.len());
+                let mutated = rows
+                    .range_mut(range)
+                    .map(|(_, r)| r.deleted_at = None)
+                    .count();
+                assert_eq!(mutated, theirs.len());
+            }
+            rows.retain(|_, r| r.deleted_at.is_some());
+            reference.retain(|k, _| rows.get(k).is_some());
+            assert_eq!(rows.len(), reference.len());
+            assert!(rows.values().all(|r| r.deleted_at.is_some()));
+        }
     }
 
     #[test]
