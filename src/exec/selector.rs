@@ -619,7 +619,7 @@ pub(crate) fn eval(
                 cell.live_value(r.now_secs)?;
                 let expiry = cell.expiry?;
                 Some(Value::Int(
-                    i32::try_from(expiry.expires_at - r.now_secs).unwrap_or(i32::MAX),
+                    i32::try_from(expiry.expires_at() - r.now_secs).unwrap_or(i32::MAX),
                 ))
             })
             .unwrap_or(Value::Null),

@@ -235,7 +235,7 @@ fn project(view_name: &str, view: &Table, base_row: &RowView<'_>) -> Option<Proj
                     .map(|_| (c.timestamp, c.expiry)),
                 Slot::Collection(c) => c.max_timestamp(base_row.now_secs).map(|t| (t, None)),
             })
-            .max_by_key(|(t, e)| (*t, e.map_or(i64::MAX, |e| e.expires_at)))?;
+            .max_by_key(|(t, e)| (*t, e.map_or(i64::MAX, |e| e.expires_at())))?;
         Some(Liveness { timestamp, expiry })
     });
     Some(Projection {

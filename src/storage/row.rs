@@ -39,7 +39,7 @@ impl Row {
             None => true,
             Some(old) if old.timestamp != liveness.timestamp => liveness.timestamp > old.timestamp,
             Some(old) => {
-                let end = |l: Liveness| l.expiry.map_or(i64::MAX, |e| e.expires_at);
+                let end = |l: Liveness| l.expiry.map_or(i64::MAX, |e| e.expires_at());
                 end(liveness) > end(old)
             }
         };

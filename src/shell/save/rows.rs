@@ -117,7 +117,7 @@ impl<'a> Writer<'a> {
         let full_key = key.len() == self.table.partition_key.len() + self.table.clustering.len();
         row.liveness
             .filter(|l| full_key && l.is_live(self.now_secs))
-            .map(|l| self.stamp(l.timestamp, l.expiry.map(|e| e.expires_at)))
+            .map(|l| self.stamp(l.timestamp, l.expiry.map(|e| e.expires_at())))
     }
 
     /// The INSERT (when the row has a marker, with the cells written with
@@ -169,7 +169,7 @@ impl<'a> Writer<'a> {
     }
 
     fn cell_stamp(&self, cell: &Cell) -> Stamp {
-        self.stamp(cell.timestamp, cell.expiry.map(|e| e.expires_at))
+        self.stamp(cell.timestamp, cell.expiry.map(|e| e.expires_at()))
     }
 
     /// The live simple cells and non-empty collections of `columns`.
