@@ -142,4 +142,11 @@ mod tests {
         let inner = ClusteringKey::bound(vec![Value::Int(1), Value::Int(5)], 0, Bound::After);
         assert!(inner < after && before < inner);
     }
+
+    #[test]
+    fn a_one_column_key_is_one_value_and_its_bound() {
+        // smallvec's `union` layout: the inline value shares the spilled
+        // pointer's room instead of sitting behind its own tag.
+        assert_eq!(std::mem::size_of::<ClusteringKey>(), 48);
+    }
 }
