@@ -129,9 +129,10 @@ pub(crate) fn apply(store: &mut Store, mutations: &[Mutation], now_secs: i64) {
                 .count();
             let floor = partition.floor(Some(key));
             let row = partition.row_mut(key.clone());
-            if row.cells.capacity() == 0 {
+            if row.cells.is_empty() {
                 // A new row: its cells take exactly the slots written, not
-                // the spare room of a growing Vec.
+                // the spare room of a growing buffer (a no-op while they
+                // fit inline).
                 let width = rest[..run].iter().filter_map(op_slot).max();
                 row.cells.reserve_exact(width.map_or(0, |w| w + 1));
             }

@@ -11,7 +11,7 @@
 
 use crate::planner::PlanContext;
 use crate::schema::{ColumnKind, Table};
-use crate::storage::{ClusteringKey, Liveness, PartitionPosition, Row, Slot, Store};
+use crate::storage::{ClusteringKey, Liveness, PartitionPosition, Row, Slot, Slots, Store};
 use crate::types::Value;
 
 use super::bind::Binds;
@@ -278,7 +278,7 @@ fn put(ctx: &PlanContext, store: &mut Store, p: Projection) {
     let mut row = Row {
         liveness: p.liveness,
         deleted_at: None,
-        cells: Vec::new(),
+        cells: Slots::new(),
     };
     for (name, slot) in p.cells {
         let index = data.slot_or_allocate(&name);

@@ -22,7 +22,7 @@ use rustc_hash::FxHashMap;
 pub use cell::{Cell, Collection, Element, Expiry, Liveness, Slot};
 pub use key::{Bound, ClusteringKey, PartitionPosition};
 pub use partition::{bounds_ordered, Partition, RangeDeletion};
-pub use row::Row;
+pub use row::{Row, Slots, INLINE_SLOTS};
 pub use rows::RowMap;
 pub use table::TableData;
 
