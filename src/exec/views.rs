@@ -222,6 +222,27 @@ fn project(view_name: &str, view: &Table, base_row: &RowView<'_>) -> Option<Proj
             Some((c.name.clone(), slot.clone()))
         })
         .collect();
+    // A view keyed by a regular base column lives exactly as long as that
+    // column's cell (Cassandra's computeLivenessInfoForEntry), whatever the
+    // base row's own marker says.
+    let key_cell = view
+        .partition_key_columns()
+        .chain(view.clustering_columns())
+        .filter_map(|c| base_row.table.column(&c.name))
+        .find(|c| !c.is_primary_key())
+        .and_then(|c| base.slot(base_row.data.slot(&c.name)?));
+    if let Some(Slot::Cell(cell)) = key_cell {
+        return Some(Projection {
+            view: view_name.to_string(),
+            key,
+            clustering,
+            liveness: Some(Liveness {
+                timestamp: cell.timestamp,
+                expiry: cell.expiry,
+            }),
+            cells,
+        });
+    }
     // A base row kept alive only by its cells (never INSERTed) gives a view
     // row that lives as long as its newest cell, expiry included.
     let liveness = base.liveness.or_else(|| {
