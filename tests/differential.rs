@@ -20,9 +20,7 @@
 //! each refused statement).
 //!
 //! A failure prints the shrunk case as a CQL script with the expected and
-//! actual rows. A disagreement is a bug in widerow or in the model; known
-//! widerow bugs are kept out of the default run through [`Knobs`], and each
-//! has an `#[ignore]`d test that fails until it is fixed (none is open).
+//! actual rows. A disagreement is a bug in widerow or in the model.
 
 #[path = "differential/case.rs"]
 mod case;
@@ -47,7 +45,7 @@ use widerow::session::{ManualClock, SeededIds};
 use widerow::Session;
 
 use case::{Case, Op};
-use gen::{Draw, Knobs};
+use gen::Draw;
 use model::Model;
 
 /// Cases per test when `PROPTEST_CASES` is not set.
@@ -113,8 +111,8 @@ fn case_strategy() -> impl Strategy<Value = (Vec<u32>, Vec<Vec<u32>>)> {
     )
 }
 
-fn decode(raw: &(Vec<u32>, Vec<Vec<u32>>), knobs: Knobs) -> Case {
-    let table = gen::table(&mut Draw::new(&raw.0), knobs);
+fn decode(raw: &(Vec<u32>, Vec<Vec<u32>>)) -> Case {
+    let table = gen::table(&mut Draw::new(&raw.0));
     let ops = raw
         .1
         .iter()
@@ -252,11 +250,11 @@ fn run_ops(case: &Case, stats: &mut Stats, at: &std::cell::Cell<usize>) -> Resul
     Ok(())
 }
 
-fn run(name: &str, knobs: Knobs) {
+fn run(name: &str) {
     let mut runner = TestRunner::new(config());
     let stats = Mutex::new(Stats::default());
     let result = runner.run(&case_strategy(), |raw| {
-        let case = decode(&raw, knobs);
+        let case = decode(&raw);
         run_case(&case, &mut stats.lock().unwrap()).map_err(TestCaseError::fail)
     });
     stats.lock().unwrap().print(name);
@@ -269,14 +267,11 @@ fn run(name: &str, knobs: Knobs) {
     }
 }
 
-/// Everything the generator knows, minus the known widerow bugs.
+/// Everything the generator knows.
 #[test]
 fn widerow_agrees_with_the_sqlite_model() {
-    run("differential", Knobs::PASSING);
+    run("differential");
 }
-
-// A known widerow bug gets a knob in `gen::Knobs` that keeps it out of
-// the test above, and an `#[ignore]`d test of its own with the knob on.
 
 /// The model itself, on the examples of results.md ("Static-only
 /// partitions", "Row liveness"), so a harness bug cannot hide behind

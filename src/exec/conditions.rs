@@ -14,7 +14,7 @@ use crate::syntax::ast::{ColumnRef, ConditionKind, IfClause, InValues, NativeTyp
 use crate::types::{DataType, Value};
 
 use super::bind::eval_term;
-use super::mutation::{Mutation, Op, RowRef};
+use super::mutation::{Mutation, Op};
 use super::result::{ColumnSpec, ResultSet};
 use super::view::RowView;
 use super::write::WriteEnv;
@@ -111,24 +111,8 @@ pub(crate) fn check(
 /// The clustering row a write addresses, if it addresses one.
 fn addressed_row(m: &Mutation) -> Option<&ClusteringKey> {
     m.ops.iter().find_map(|op| match op {
-        Op::Liveness { key, .. } | Op::DeleteRow { key, .. } => Some(key),
-        Op::Cell {
-            row: RowRef::Row(key),
-            ..
-        }
-        | Op::Element {
-            row: RowRef::Row(key),
-            ..
-        }
-        | Op::DeleteCollection {
-            row: RowRef::Row(key),
-            ..
-        }
-        | Op::CounterAdd {
-            row: RowRef::Row(key),
-            ..
-        } => Some(key),
-        _ => None,
+        Op::DeleteRow { key, .. } => Some(key),
+        other => super::mutation::row_op_key(other),
     })
 }
 

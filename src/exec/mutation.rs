@@ -149,7 +149,7 @@ pub(crate) fn apply(store: &mut Store, mutations: &[Mutation], now_secs: i64) {
 
 /// The clustering row an operation writes without deleting anything, if
 /// it writes one.
-fn row_op_key(op: &Op) -> Option<&ClusteringKey> {
+pub(super) fn row_op_key(op: &Op) -> Option<&ClusteringKey> {
     match op {
         Op::Liveness { key, .. } => Some(key),
         Op::Cell {

@@ -356,11 +356,11 @@ fn token_value(
 pub(crate) fn partition_position(
     key: &[Value],
 ) -> Result<crate::storage::PartitionPosition, Error> {
-    let parts = key
-        .iter()
-        .map(Value::serialize)
-        .collect::<Result<Vec<_>, _>>()?;
-    position_of_key_parts(&parts)
+    position_of_key_parts(&serialize_parts(key)?)
+}
+
+fn serialize_parts(key: &[Value]) -> Result<Vec<Vec<u8>>, Error> {
+    key.iter().map(Value::serialize).collect()
 }
 
 /// [`partition_position`] of a key already serialized part by part.
@@ -380,11 +380,7 @@ pub(crate) fn position_of_key_parts(
 pub(crate) fn unchecked_partition_position(
     key: &[Value],
 ) -> Result<crate::storage::PartitionPosition, Error> {
-    let parts = key
-        .iter()
-        .map(Value::serialize)
-        .collect::<Result<Vec<_>, _>>()?;
-    position_of_parts(&parts)
+    position_of_parts(&serialize_parts(key)?)
 }
 
 fn position_of_parts(parts: &[Vec<u8>]) -> Result<crate::storage::PartitionPosition, Error> {

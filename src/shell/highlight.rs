@@ -67,7 +67,7 @@ fn push(out: &mut Vec<Span>, start: usize, end: usize, style: Style) {
 }
 
 /// The style of a token kind; `None` for names and punctuation.
-fn style_of(kind: TokenKind) -> Option<Style> {
+pub fn style_of(kind: TokenKind) -> Option<Style> {
     Some(match kind {
         TokenKind::Keyword(_) => Style::Keyword,
         TokenKind::String

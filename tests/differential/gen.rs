@@ -53,27 +53,10 @@ impl<'a> Draw<'a> {
     }
 }
 
-/// What the generator may produce. Turning a feature off is how a case
-/// that hits a known widerow bug is kept out of the default run.
-#[derive(Clone, Copy, Debug)]
-pub struct Knobs {
-    pub statics: bool,
-}
-
-impl Knobs {
-    pub const ALL: Knobs = Knobs { statics: true };
-    /// Everything except the known widerow bugs (none open now).
-    pub const PASSING: Knobs = Knobs::ALL;
-}
-
-pub fn table(d: &mut Draw, knobs: Knobs) -> Table {
+pub fn table(d: &mut Draw) -> Table {
     let npk = 1 + d.below(2);
     let nck = d.below(3);
-    let nst = if nck > 0 && knobs.statics {
-        d.below(3)
-    } else {
-        0
-    };
+    let nst = if nck > 0 { d.below(3) } else { 0 };
     let nreg = 1 + d.below(3);
     let mut columns = Vec::new();
     let mut add = |d: &mut Draw, name: String, kind: Kind| {

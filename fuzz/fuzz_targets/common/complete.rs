@@ -373,33 +373,9 @@ fn styles_of_whole(text: &str) -> Vec<Option<Style>> {
         let style = if multi_line_name {
             Some(Style::String)
         } else {
-            style_of(token.kind)
+            highlight::style_of(token.kind)
         };
         out[token.span.range()].fill(style);
     }
     out
-}
-
-/// The highlighter's style of a token kind (`highlight::style_of` is
-/// private): keywords, strings, literals, comments, invalid characters.
-fn style_of(kind: TokenKind) -> Option<Style> {
-    Some(match kind {
-        TokenKind::Keyword(_) => Style::Keyword,
-        TokenKind::String
-        | TokenKind::DollarString
-        | TokenKind::UnterminatedString
-        | TokenKind::UnterminatedDollarString
-        | TokenKind::UnterminatedQuotedIdent => Style::String,
-        TokenKind::Integer
-        | TokenKind::Float
-        | TokenKind::Duration
-        | TokenKind::Uuid
-        | TokenKind::Hex
-        | TokenKind::Boolean => Style::Literal,
-        TokenKind::LineComment | TokenKind::BlockComment | TokenKind::UnterminatedBlockComment => {
-            Style::Comment
-        }
-        TokenKind::Invalid => Style::Error,
-        _ => return None,
-    })
 }
