@@ -21,7 +21,8 @@
 //! rows); `WIDEROW_BENCH_SCALING=1` adds the scaling run: W2, W3 and W4 at
 //! 10k, 100k, 1M and 4M rows, per query and per row, to show lookups flat
 //! in the table's size, slices proportional to the rows they return and
-//! scans linear.
+//! scans linear. `WIDEROW_BENCH_PROFILE=w2` (or `w1`, `w1text`, `w3`, `w4`,
+//! `w5`) runs one widerow workload alone, for `perf record`.
 //!
 //! Run with `cargo bench --bench compare`.
 
@@ -489,11 +490,37 @@ fn print(rows: &[Row]) {
     }
 }
 
+/// Runs one widerow workload alone, for a profiler to watch: `w1`, `w1text`,
+/// `w2`, `w3`, `w4` or `w5`. The load comes first for the reads; its time is
+/// the same share of every profile, so the workload's own functions stand out.
+fn profile(workload: &str, sensors: usize) {
+    let total = sensors * DAYS * READINGS;
+    let per_second = match workload {
+        "w1" => w1_prepared_widerow(sensors).1,
+        "w1text" => w1_text_widerow(sensors),
+        "w5" => w5(100_000).0,
+        _ => {
+            let (mut session, _, _) = w1_prepared_widerow(sensors);
+            match workload {
+                "w2" => w2_widerow(&mut session, sensors, 1_000_000),
+                "w3" => w3_widerow(&mut session, sensors, 50_000).0,
+                "w4" => w4_widerow(&mut session, total, 50),
+                other => panic!("no workload {other}: w1, w1text, w2, w3, w4 or w5"),
+            }
+        }
+    };
+    println!("{workload}: {per_second:.0} per second");
+}
+
 fn main() {
     let sensors: usize = std::env::var("WIDEROW_BENCH_SENSORS")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(1_000);
+    if let Ok(workload) = std::env::var("WIDEROW_BENCH_PROFILE") {
+        profile(&workload, sensors);
+        return;
+    }
     let total = sensors * DAYS * READINGS;
     println!("widerow vs SQLite in memory: {total} rows ({sensors} sensors × {DAYS} days × {READINGS} readings)");
     let mut table = Vec::new();
