@@ -22,7 +22,8 @@
 //! 10k, 100k, 1M and 4M rows, per query and per row, to show lookups flat
 //! in the table's size, slices proportional to the rows they return and
 //! scans linear. `WIDEROW_BENCH_PROFILE=w2` (or `w1`, `w1text`, `w3`, `w4`,
-//! `w5`) runs one widerow workload alone, for `perf record`.
+//! `w5`) runs one widerow workload alone, for `perf record`;
+//! `WIDEROW_BENCH_QUERIES` sets its number of queries (for callgrind).
 //!
 //! Run with `cargo bench --bench compare`.
 
@@ -501,10 +502,16 @@ fn profile(workload: &str, sensors: usize) {
         "w5" => w5(100_000).0,
         _ => {
             let (mut session, _, _) = w1_prepared_widerow(sensors);
+            let queries = |default: usize| {
+                std::env::var("WIDEROW_BENCH_QUERIES")
+                    .ok()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(default)
+            };
             match workload {
-                "w2" => w2_widerow(&mut session, sensors, 1_000_000),
-                "w3" => w3_widerow(&mut session, sensors, 50_000).0,
-                "w4" => w4_widerow(&mut session, total, 50),
+                "w2" => w2_widerow(&mut session, sensors, queries(1_000_000)),
+                "w3" => w3_widerow(&mut session, sensors, queries(50_000)).0,
+                "w4" => w4_widerow(&mut session, total, queries(50)),
                 other => panic!("no workload {other}: w1, w1text, w2, w3, w4 or w5"),
             }
         }

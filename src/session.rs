@@ -138,7 +138,16 @@ pub struct Prepared {
     markers: usize,
     text: String,
     offsets: Vec<usize>,
-    plan: Mutex<Option<(u64, Arc<Plan>)>>,
+    cache: Mutex<Option<Cached>>,
+}
+
+/// What a prepared statement keeps between executions for one context
+/// stamp: its plan, and its compiled form when it has one.
+#[derive(Debug, Clone)]
+struct Cached {
+    stamp: u64,
+    plan: Arc<Plan>,
+    compiled: Option<Arc<exec::compiled::CompiledSelect>>,
 }
 
 impl Clone for Prepared {
@@ -148,7 +157,7 @@ impl Clone for Prepared {
             markers: self.markers,
             text: self.text.clone(),
             offsets: self.offsets.clone(),
-            plan: Mutex::new(self.cached_plan(None)),
+            cache: Mutex::new(self.cached(None)),
         }
     }
 }
@@ -171,10 +180,10 @@ impl Prepared {
 
     /// The cached plan, if it was made under context stamp `stamp` (any
     /// stamp when `None`).
-    fn cached_plan(&self, stamp: Option<u64>) -> Option<(u64, Arc<Plan>)> {
-        let guard = self.plan.lock().ok()?;
+    fn cached(&self, stamp: Option<u64>) -> Option<Cached> {
+        let guard = self.cache.lock().ok()?;
         match guard.as_ref() {
-            Some((s, plan)) if stamp.is_none_or(|want| want == *s) => Some((*s, plan.clone())),
+            Some(cached) if stamp.is_none_or(|want| want == cached.stamp) => Some(cached.clone()),
             _ => None,
         }
     }
@@ -321,7 +330,7 @@ impl Session {
             offsets,
             statement,
             text: cql.to_string(),
-            plan: Mutex::new(None),
+            cache: Mutex::new(None),
         })
     }
 
@@ -331,24 +340,47 @@ impl Session {
         prepared: &Prepared,
         values: &[Value],
     ) -> Result<ResultSet, Error> {
-        let binds = exec::Binds::with_offsets(prepared.offsets.clone(), values)?;
+        exec::Binds::check_count(prepared.markers, values.len())?;
         if planner::is_schema_statement(&prepared.statement) {
+            let binds = exec::Binds::with_offsets(prepared.offsets.clone(), values)?;
             return self.run(&prepared.statement, &binds);
         }
-        let plan = match prepared.cached_plan(Some(self.ctx_stamp)) {
-            Some((_, plan)) => plan,
-            None => {
-                let plan = Arc::new(
-                    planner::plan_statement(&self.ctx, &prepared.statement)
-                        .map_err(Error::as_refusal)?,
-                );
-                if let Ok(mut cache) = prepared.plan.lock() {
-                    *cache = Some((self.ctx_stamp, plan.clone()));
-                }
-                plan
-            }
+        let cached = match prepared.cached(Some(self.ctx_stamp)) {
+            Some(cached) => cached,
+            None => self.cache_plan(prepared)?,
         };
-        self.run_planned(&prepared.statement, &binds, plan)
+        if let Some(compiled) = &cached.compiled {
+            let now_micros = self.clock.now_micros();
+            if let Some(result) =
+                compiled.run(&self.ctx, &self.store, values, now_micros, &cached.plan)
+            {
+                return Ok(result);
+            }
+        }
+        let binds = exec::Binds::with_offsets(prepared.offsets.clone(), values)?;
+        self.run_planned(&prepared.statement, &binds, cached.plan)
+    }
+
+    /// Plans `prepared` under the current context, compiles it when it has
+    /// a shape [`exec::compiled`] serves, and keeps both with it.
+    fn cache_plan(&self, prepared: &Prepared) -> Result<Cached, Error> {
+        let plan =
+            planner::plan_statement(&self.ctx, &prepared.statement).map_err(Error::as_refusal)?;
+        let compiled = match &prepared.statement {
+            Statement::Select(select) => {
+                exec::compiled::compile_select(&self.ctx, select, &plan, &prepared.offsets)
+            }
+            _ => None,
+        };
+        let cached = Cached {
+            stamp: self.ctx_stamp,
+            plan: Arc::new(plan),
+            compiled: compiled.map(Arc::new),
+        };
+        if let Ok(mut cache) = prepared.cache.lock() {
+            *cache = Some(cached.clone());
+        }
+        Ok(cached)
     }
 
     /// How a coordinator would serve a statement, without running it.

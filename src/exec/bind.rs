@@ -27,22 +27,26 @@ impl Binds {
         Binds::default()
     }
 
-    /// Pairs `values` with the markers of `statement`, checking the count
-    /// as Cassandra does.
     /// Pairs `values` with markers at `offsets` (from [`marker_offsets`],
-    /// computed once when the statement was prepared).
+    /// computed once when the statement was prepared), checking the count
+    /// as Cassandra does.
     pub(crate) fn with_offsets(offsets: Vec<usize>, values: &[Value]) -> Result<Binds, Error> {
-        if offsets.len() != values.len() {
-            return Err(Error::invalid(format!(
-                "There were {} markers(?) in CQL but {} bound variables",
-                offsets.len(),
-                values.len()
-            )));
-        }
+        Binds::check_count(offsets.len(), values.len())?;
         Ok(Binds {
             offsets,
             values: values.to_vec(),
         })
+    }
+
+    /// Cassandra's error when a statement with `markers` markers is
+    /// executed with `values` values.
+    pub(crate) fn check_count(markers: usize, values: usize) -> Result<(), Error> {
+        if markers == values {
+            return Ok(());
+        }
+        Err(Error::invalid(format!(
+            "There were {markers} markers(?) in CQL but {values} bound variables"
+        )))
     }
 
     fn get(&self, term: &Term) -> Option<&Value> {

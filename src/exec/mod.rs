@@ -8,6 +8,7 @@
 pub(crate) mod aggregate;
 mod bind;
 mod call;
+pub(crate) mod compiled;
 mod conditions;
 pub(crate) mod functions;
 pub(crate) mod json_insert;

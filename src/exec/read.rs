@@ -8,6 +8,8 @@
 
 use crate::planner::Direction;
 use crate::schema::{Column, Table};
+use std::ops::Bound as StdBound;
+
 use crate::storage::{bounds_ordered, ClusteringKey, Partition, Row, TableData};
 use crate::types::Value;
 
@@ -25,6 +27,8 @@ pub(crate) struct Walk<'a, 'p> {
     pub(crate) distinct: bool,
     /// Column slots for the row views (see [`super::view::slot_cache`]).
     pub(crate) slots: &'a [(&'a Column, Option<usize>)],
+    /// Where to read in each partition (see [`seek`]).
+    pub(crate) seek: &'p Seek,
 }
 
 /// What a walk cost.
@@ -58,6 +62,41 @@ pub(crate) fn partitions<'a>(
         .collect())
 }
 
+/// Where a walk reads within each partition and what it still tests:
+/// the same for every partition, so worked out once per walk.
+pub(crate) struct Seek {
+    /// Full clustering keys pinned by `=`/`IN`, in read order; `None`
+    /// when the walk reads ranges.
+    exact_keys: Option<Vec<ClusteringKey>>,
+    /// Storage ranges to read, in read order, when there are no exact keys.
+    ranges: Vec<(StdBound<ClusteringKey>, StdBound<ClusteringKey>)>,
+    /// Whether each predicate must still be tested on each row.
+    checks: Vec<bool>,
+    /// Whether any predicate restricts clustering columns.
+    restricts_clustering: bool,
+}
+
+/// Works out the [`Seek`] of `walk`.
+pub(crate) fn seek(table: &Table, predicates: &[Predicate<'_>], direction: Direction) -> Seek {
+    let ck = restrict::clustering_columns(table);
+    let exact_keys = full_keys(table, predicates, direction, &ck);
+    let ranges = if exact_keys.is_some() {
+        Vec::new()
+    } else {
+        ordered_prefixes(table, predicates, direction, &ck)
+            .iter()
+            .map(|prefix| restrict::slice_bounds(table, predicates, prefix))
+            .filter(|(start, end)| bounds_ordered(start, end))
+            .collect()
+    };
+    Seek {
+        checks: row_checks(table, predicates, exact_keys.is_some()),
+        exact_keys,
+        ranges,
+        restricts_clustering: predicates.iter().any(restricts_clustering),
+    }
+}
+
 /// Calls `visit` with each matching row of `partition`, in order, until it
 /// returns false. Returns false when the visitor stopped the walk.
 pub(crate) fn rows_of<'a>(
@@ -75,13 +114,11 @@ pub(crate) fn rows_of<'a>(
         now_secs: walk.now_secs,
         slots: walk.slots,
     };
-    let ck = restrict::clustering_columns(walk.table);
-    let exact_keys = full_keys(walk, &ck);
-    let checks = row_checks(walk, exact_keys.is_some());
+    let seek = walk.seek;
     let passes = |v: &RowView<'_>| {
         walk.predicates
             .iter()
-            .zip(&checks)
+            .zip(&seek.checks)
             .all(|(p, check)| !check || restrict::matches(p, v))
     };
     if walk.distinct {
@@ -106,8 +143,8 @@ pub(crate) fn rows_of<'a>(
         }
         keep_going
     };
-    if let Some(keys) = exact_keys {
-        for key in &keys {
+    if let Some(keys) = &seek.exact_keys {
+        for key in keys {
             if let Some((k, row)) = partition.rows.get_key_value(key) {
                 if !on_row(k, row, cost) {
                     return false;
@@ -115,11 +152,7 @@ pub(crate) fn rows_of<'a>(
             }
         }
     } else {
-        for prefix in ordered_prefixes(walk, &ck) {
-            let (start, end) = restrict::slice_bounds(walk.table, walk.predicates, &prefix);
-            if !bounds_ordered(&start, &end) {
-                continue;
-            }
+        for (start, end) in &seek.ranges {
             let range = partition.rows.range((start.as_ref(), end.as_ref()));
             let stopped = if walk.direction == Direction::Reversed {
                 range.rev().any(|(k, r)| !on_row(k, r, cost))
@@ -148,11 +181,11 @@ pub(crate) fn rows_of<'a>(
 /// (found by the clustering order's equality), and token relations (tested
 /// per partition). Only the first `=`/`IN` on a column is the one the lookup
 /// used; any other relation is tested.
-fn row_checks(walk: &Walk<'_, '_>, exact_keys: bool) -> Vec<bool> {
-    let pk_by_key = restrict::partition_columns(walk.table)
+fn row_checks(table: &Table, predicates: &[Predicate<'_>], exact_keys: bool) -> Vec<bool> {
+    let pk_by_key = restrict::partition_columns(table)
         .iter()
-        .all(|c| first_pin(walk.predicates, c).is_some());
-    walk.predicates
+        .all(|c| first_pin(predicates, c).is_some());
+    predicates
         .iter()
         .enumerate()
         .map(|(i, p)| match p {
@@ -165,7 +198,7 @@ fn row_checks(walk: &Walk<'_, '_>, exact_keys: bool) -> Vec<bool> {
             | Predicate::In { column, .. } => {
                 let used = (column.is_partition_key() && pk_by_key)
                     || (column.is_clustering() && exact_keys);
-                !(used && first_pin(walk.predicates, column) == Some(i))
+                !(used && first_pin(predicates, column) == Some(i))
             }
             _ => true,
         })
@@ -189,9 +222,9 @@ fn first_pin(predicates: &[Predicate<'_>], column: &Column) -> Option<usize> {
 /// A partition with static values and no rows reads as one row of its key
 /// and statics, unless the query restricts clustering columns.
 fn static_row_stands_in(walk: &Walk<'_, '_>, partition: &Partition) -> bool {
-    partition.static_row.has_live_cells(walk.now_secs)
+    !walk.seek.restricts_clustering
+        && partition.static_row.has_live_cells(walk.now_secs)
         && !partition.rows.values().any(|r| r.is_live(walk.now_secs))
-        && !walk.predicates.iter().any(restricts_clustering)
 }
 
 fn restricts_clustering(p: &Predicate<'_>) -> bool {
@@ -203,18 +236,23 @@ fn restricts_clustering(p: &Predicate<'_>) -> bool {
 }
 
 /// Full clustering keys pinned by `=`/`IN`, in read order.
-fn full_keys(walk: &Walk<'_, '_>, ck: &[&Column]) -> Option<Vec<ClusteringKey>> {
+fn full_keys(
+    table: &Table,
+    predicates: &[Predicate<'_>],
+    direction: Direction,
+    ck: &[&Column],
+) -> Option<Vec<ClusteringKey>> {
     if ck.is_empty() {
         return Some(vec![ClusteringKey::exact(Vec::<Value>::new(), 0)]);
     }
-    let mask = restrict::descending_mask(walk.table);
-    let mut keys: Vec<ClusteringKey> = restrict::key_combinations(walk.predicates, ck)?
+    let mask = restrict::descending_mask(table);
+    let mut keys: Vec<ClusteringKey> = restrict::key_combinations(predicates, ck)?
         .into_iter()
         .map(|k| ClusteringKey::exact(k, mask))
         .collect();
     keys.sort();
     keys.dedup();
-    if walk.direction == Direction::Reversed {
+    if direction == Direction::Reversed {
         keys.reverse();
     }
     Some(keys)
@@ -222,17 +260,22 @@ fn full_keys(walk: &Walk<'_, '_>, ck: &[&Column]) -> Option<Vec<ClusteringKey>> 
 
 /// The longest clustering prefix pinned by `=`/`IN`, each combination in
 /// read order.
-fn ordered_prefixes(walk: &Walk<'_, '_>, ck: &[&Column]) -> Vec<Vec<Value>> {
-    let mask = restrict::descending_mask(walk.table);
+fn ordered_prefixes(
+    table: &Table,
+    predicates: &[Predicate<'_>],
+    direction: Direction,
+    ck: &[&Column],
+) -> Vec<Vec<Value>> {
+    let mask = restrict::descending_mask(table);
     for len in (1..ck.len()).rev() {
-        if let Some(combos) = restrict::key_combinations(walk.predicates, &ck[..len]) {
+        if let Some(combos) = restrict::key_combinations(predicates, &ck[..len]) {
             let mut keys: Vec<ClusteringKey> = combos
                 .into_iter()
                 .map(|k| ClusteringKey::exact(k, mask))
                 .collect();
             keys.sort();
             keys.dedup();
-            if walk.direction == Direction::Reversed {
+            if direction == Direction::Reversed {
                 keys.reverse();
             }
             return keys.into_iter().map(|k| k.values().to_vec()).collect();

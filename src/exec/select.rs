@@ -49,6 +49,7 @@ pub(crate) fn run(run: &mut Run<'_, '_>, select: &Select, plan: &Plan) -> Result
         .map(|g| selector::compile_one(table, g, run.binds, fcx))
         .collect::<Result<Vec<_>, _>>()?;
     let slots = super::view::slot_cache(table, data);
+    let seek = read::seek(table, &predicates, plan.order);
     let walk = Walk {
         table,
         data,
@@ -57,6 +58,7 @@ pub(crate) fn run(run: &mut Run<'_, '_>, select: &Select, plan: &Plan) -> Result
         now_secs,
         distinct: select.distinct,
         slots: &slots,
+        seek: &seek,
     };
     let partitions = read::partitions(&walk)?;
     let merge = !select.order_by.is_empty() && key_in_relation(table, select);
@@ -368,7 +370,9 @@ fn aggregation_warning(predicates: &[restrict::Predicate<'_>]) -> Option<String>
 }
 
 /// Large and hot partition warnings for the partitions a query read.
-fn partition_warnings(
+/// Cassandra's large-partition guidance and widerow's hot-partition
+/// warning for the partitions a read touched.
+pub(crate) fn partition_warnings(
     table: &Table,
     data: &TableData,
     partitions: &[&Partition],

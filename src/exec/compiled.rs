@@ -1,0 +1,447 @@
+//! Prepared SELECTs of one partition, compiled once.
+//!
+//! Most statements an application prepares read one partition by its key:
+//! every partition key column `= ?`, a prefix of the clustering columns
+//! `= ?`, perhaps a slice of the next one, and plain columns selected. The
+//! general path redoes, on every execution, work that depends only on the
+//! statement: resolving its columns, evaluating its WHERE clause into
+//! predicates, compiling its selection, combining key values. A
+//! [`CompiledSelect`] does that work once, when the statement's plan is
+//! made, and each execution only conforms its bind values, finds the
+//! partition and reads its rows — with the same storage calls, liveness
+//! rules and warnings as [`super::select`].
+//!
+//! Execution declines (returns `None`) whenever an execution is out of the
+//! ordinary — a null or mistyped bind value, a key Cassandra refuses, a
+//! LIMIT that is not a positive int — and the caller then runs the general
+//! path, which gives Cassandra's answer or error. So a compiled statement
+//! answers exactly as the general path would, or not at all.
+
+use std::sync::Arc;
+
+use crate::planner::{Direction, Plan, PlanContext, QueryClass};
+use crate::schema::{Column, ColumnKind, Table};
+use crate::storage::{bounds_ordered, ClusteringKey, Partition, Row, Store, TableData};
+use crate::syntax::ast::{Operator, RelationKind, Select, Term, TermKind};
+use crate::types::Value;
+
+use super::bind::{self, Binds};
+use super::restrict::{self, Predicate};
+use super::result::{ColumnSpec, ResultSet};
+use super::selector::{self, Sel};
+use super::view::RowView;
+use super::FunctionContext;
+
+/// A SELECT of one partition with its work that depends only on the
+/// statement done: what [`CompiledSelect::run`] needs from each execution is
+/// the bind values.
+#[derive(Debug)]
+pub(crate) struct CompiledSelect {
+    keyspace: String,
+    table: String,
+    markers: usize,
+    /// The bind value of each partition key column, in key order.
+    partition_key: Vec<KeyPart>,
+    /// The bind value of each clustering column pinned by `=`, in
+    /// clustering order: a prefix of the clustering key.
+    clustering: Vec<KeyPart>,
+    /// `>`, `>=`, `<`, `<=` on the clustering column after the prefix.
+    slice: Vec<SlicePart>,
+    /// The index in the table's columns of each selected column.
+    outputs: Vec<usize>,
+    /// The result's header, made by the general path's selection compiler.
+    columns: Vec<ColumnSpec>,
+    limit: Option<Limit>,
+}
+
+/// A key column and the bind value that pins it.
+#[derive(Debug, Clone, Copy)]
+struct KeyPart {
+    /// The column's index in the table's columns.
+    column: usize,
+    /// The bind value's index.
+    bind: usize,
+}
+
+/// One bound of a clustering slice.
+#[derive(Debug, Clone, Copy)]
+struct SlicePart {
+    part: KeyPart,
+    op: Operator,
+}
+
+/// Where the LIMIT comes from.
+#[derive(Debug, Clone, Copy)]
+enum Limit {
+    Fixed(u64),
+    Bind(usize),
+}
+
+/// Compiles `select`, planned as `plan`, if it has the shape this module
+/// serves; `offsets` are the byte offsets of its markers (see
+/// [`bind::marker_offsets`]).
+pub(crate) fn compile_select(
+    ctx: &PlanContext,
+    select: &Select,
+    plan: &Plan,
+    offsets: &[usize],
+) -> Option<CompiledSelect> {
+    let served = matches!(
+        plan.class,
+        QueryClass::PointLookup | QueryClass::PartitionScan
+    ) && plan.filters.is_empty()
+        && plan.index.is_none()
+        && !select.json
+        && !select.distinct
+        && select.group_by.is_empty()
+        && select.per_partition_limit.is_none();
+    if !served {
+        return None;
+    }
+    let table = ctx
+        .catalog
+        .resolve_table(ctx.keyspace.as_deref(), &select.from)
+        .ok()?;
+    if table.columns.values().any(Column::is_static) {
+        // A partition with only static values reads as one row: the
+        // general path's business.
+        return None;
+    }
+    let (outputs, columns) = compile_outputs(table, select)?;
+    let (partition_key, clustering, slice) = compile_where(table, select, offsets)?;
+    let limit = match &select.limit {
+        None => None,
+        Some(term) => Some(compile_limit(term, offsets)?),
+    };
+    Some(CompiledSelect {
+        keyspace: table.keyspace.clone(),
+        table: table.name.clone(),
+        markers: offsets.len(),
+        partition_key,
+        clustering,
+        slice,
+        outputs,
+        columns,
+        limit,
+    })
+}
+
+/// The selected columns and the result header, when every selector is a
+/// plain column.
+fn compile_outputs(table: &Table, select: &Select) -> Option<(Vec<usize>, Vec<ColumnSpec>)> {
+    let (mut next_timeuuid, mut next_uuid) = (|| [0u8; 16], || [0u8; 16]);
+    let mut fcx = FunctionContext {
+        now_micros: 0,
+        next_timeuuid: &mut next_timeuuid,
+        next_uuid: &mut next_uuid,
+    };
+    let projection = selector::compile(table, &select.selection, &Binds::none(), &mut fcx).ok()?;
+    let outputs = projection
+        .items
+        .iter()
+        .map(|item| match item {
+            Sel::Column(c) => table.columns.get_index_of(&c.name),
+            _ => None,
+        })
+        .collect::<Option<Vec<usize>>>()?;
+    Some((outputs, projection.columns))
+}
+
+type KeyRestrictions = (Vec<KeyPart>, Vec<KeyPart>, Vec<SlicePart>);
+
+/// The WHERE clause as key parts, when it pins the whole partition key and
+/// a clustering prefix by `= ?`, and slices at most the next clustering
+/// column by markers, with nothing else.
+fn compile_where(table: &Table, select: &Select, offsets: &[usize]) -> Option<KeyRestrictions> {
+    let key_len = table.partition_key_columns().count();
+    let mut partition_key: Vec<Option<usize>> = vec![None; key_len];
+    let mut clustering: Vec<Option<usize>> = vec![None; table.clustering_columns().count()];
+    let mut slice: Vec<(usize, SlicePart)> = Vec::new();
+    for relation in &select.where_clause {
+        let RelationKind::Compare { column, op, value } = &relation.kind else {
+            return None;
+        };
+        let index = table.columns.get_index_of(&column.name)?;
+        let part = KeyPart {
+            column: index,
+            bind: marker_index(value, offsets)?,
+        };
+        let pinned = match (table.columns[index].kind, op) {
+            (ColumnKind::PartitionKey(i), Operator::Eq) => &mut partition_key[i],
+            (ColumnKind::Clustering(i, _), Operator::Eq) => &mut clustering[i],
+            (ColumnKind::Clustering(i, _), Operator::Lt | Operator::Le)
+            | (ColumnKind::Clustering(i, _), Operator::Gt | Operator::Ge) => {
+                slice.push((i, SlicePart { part, op: *op }));
+                continue;
+            }
+            _ => return None,
+        };
+        if pinned.is_some() {
+            return None;
+        }
+        *pinned = Some(part.bind);
+    }
+    let partition_key = key_parts(table, &partition_key, |c| c.is_partition_key())?;
+    let prefix_len = clustering.iter().take_while(|b| b.is_some()).count();
+    if clustering[prefix_len..].iter().any(Option::is_some) {
+        return None;
+    }
+    let clustering = key_parts(table, &clustering[..prefix_len], |c| c.is_clustering())?;
+    let lower = |op: &Operator| matches!(op, Operator::Gt | Operator::Ge);
+    let well_formed = slice.iter().all(|(i, _)| *i == prefix_len)
+        && slice.iter().filter(|(_, s)| lower(&s.op)).count() <= 1
+        && slice.iter().filter(|(_, s)| !lower(&s.op)).count() <= 1;
+    if !well_formed {
+        return None;
+    }
+    Some((
+        partition_key,
+        clustering,
+        slice.into_iter().map(|(_, s)| s).collect(),
+    ))
+}
+
+/// Pairs the `i`th column of `table` that `is_part` picks with bind
+/// `binds[i]`, every one of them pinned.
+fn key_parts(
+    table: &Table,
+    binds: &[Option<usize>],
+    is_part: impl Fn(&Column) -> bool,
+) -> Option<Vec<KeyPart>> {
+    table
+        .columns
+        .values()
+        .enumerate()
+        .filter(|(_, c)| is_part(c))
+        .zip(binds)
+        .map(|((column, _), bind)| {
+            Some(KeyPart {
+                column,
+                bind: (*bind)?,
+            })
+        })
+        .collect()
+}
+
+fn marker_index(term: &Term, offsets: &[usize]) -> Option<usize> {
+    match term.kind {
+        TermKind::Marker(_) => offsets.binary_search(&term.span.start).ok(),
+        _ => None,
+    }
+}
+
+fn compile_limit(term: &Term, offsets: &[usize]) -> Option<Limit> {
+    use crate::syntax::ast::Literal;
+    match &term.kind {
+        TermKind::Marker(_) => Some(Limit::Bind(marker_index(term, offsets)?)),
+        TermKind::Literal(Literal::Integer(text)) => match text.parse::<i32>() {
+            Ok(n) if n > 0 => Some(Limit::Fixed(n as u64)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+impl CompiledSelect {
+    /// Runs the statement with bind `values` at `now_micros`, or declines
+    /// (`None`) when the general path must answer.
+    pub(crate) fn run(
+        &self,
+        ctx: &PlanContext,
+        store: &Store,
+        values: &[Value],
+        now_micros: i64,
+        plan: &Arc<Plan>,
+    ) -> Option<ResultSet> {
+        if values.len() != self.markers {
+            return None;
+        }
+        let table = ctx.catalog.table(&self.keyspace, &self.table)?;
+        let key = self.conformed(table, &self.partition_key, values)?;
+        let position = restrict::partition_position(&key).ok()?;
+        let limit = self.limit(values)?;
+        let empty = TableData::default();
+        let data = store
+            .table_in(&self.keyspace, &self.table)
+            .unwrap_or(&empty);
+        let mut result = ResultSet::rows(self.columns.clone(), Vec::new());
+        if let Some(partition) = data.partition(&position) {
+            let read = Read {
+                table,
+                data,
+                partition,
+                now_secs: now_micros.div_euclid(1_000_000),
+                limit,
+                direction: plan.order,
+            };
+            let clustering = self.conformed(table, &self.clustering, values)?;
+            let (rows, scanned) = if clustering.len() == table.clustering_columns().count() {
+                read.exact(self, clustering)
+            } else {
+                let slice = self.slice_predicates(table, values)?;
+                read.slice(self, &clustering, &slice)
+            };
+            result.rows = rows;
+            result.metrics.partitions_touched = 1;
+            result.metrics.rows_scanned = scanned;
+            super::select::partition_warnings(table, data, &[partition], &mut result.warnings);
+        }
+        result.metrics.rows_returned = result.rows.len() as u64;
+        result.class = Some(plan.class);
+        result.metrics.nodes_contacted = plan.nodes.clone();
+        result.plan = Some(plan.clone());
+        Some(result)
+    }
+
+    /// The bind values of `parts`, as their columns' types, unless one is
+    /// null or does not fit.
+    fn conformed(&self, table: &Table, parts: &[KeyPart], values: &[Value]) -> Option<Vec<Value>> {
+        parts.iter().map(|p| conformed(table, p, values)).collect()
+    }
+
+    fn slice_predicates<'t>(
+        &self,
+        table: &'t Table,
+        values: &[Value],
+    ) -> Option<Vec<Predicate<'t>>> {
+        self.slice
+            .iter()
+            .map(|s| {
+                Some(Predicate::Compare {
+                    column: &table.columns[s.part.column],
+                    op: s.op,
+                    value: conformed(table, &s.part, values)?,
+                })
+            })
+            .collect()
+    }
+
+    /// The LIMIT: `Some(None)` for none, `None` to decline.
+    fn limit(&self, values: &[Value]) -> Option<Option<u64>> {
+        match self.limit {
+            None => Some(None),
+            Some(Limit::Fixed(n)) => Some(Some(n)),
+            Some(Limit::Bind(i)) => match values.get(i)? {
+                Value::Int(n) if *n > 0 => Some(Some(*n as u64)),
+                _ => None,
+            },
+        }
+    }
+}
+
+fn conformed(table: &Table, part: &KeyPart, values: &[Value]) -> Option<Value> {
+    let column = &table.columns[part.column];
+    let value = values.get(part.bind)?;
+    if matches!(value, Value::Null | Value::Empty) {
+        return None;
+    }
+    bind::conform(value, &column.data_type, &column.name).ok()
+}
+
+/// One execution's read of its partition.
+struct Read<'a> {
+    table: &'a Table,
+    data: &'a TableData,
+    partition: &'a Partition,
+    now_secs: i64,
+    limit: Option<u64>,
+    direction: Direction,
+}
+
+impl<'a> Read<'a> {
+    /// The row at full clustering key `clustering`, if live; and the live
+    /// rows looked at.
+    fn exact(&self, select: &CompiledSelect, clustering: Vec<Value>) -> (Vec<Vec<Value>>, u64) {
+        let key = ClusteringKey::exact(clustering, restrict::descending_mask(self.table));
+        let Some((key, row)) = self.partition.rows.get_key_value(&key) else {
+            return (Vec::new(), 0);
+        };
+        if !row.is_live(self.now_secs) {
+            return (Vec::new(), 0);
+        }
+        let slots = self.slots(select);
+        (vec![self.project(select, &slots, key, row)], 1)
+    }
+
+    /// The live rows starting with `prefix` within `slice`, in the plan's
+    /// order, up to the LIMIT; and the live rows looked at.
+    fn slice(
+        &self,
+        select: &CompiledSelect,
+        prefix: &[Value],
+        slice: &[Predicate<'a>],
+    ) -> (Vec<Vec<Value>>, u64) {
+        let (start, end) = restrict::slice_bounds(self.table, slice, prefix);
+        if !bounds_ordered(&start, &end) {
+            return (Vec::new(), 0);
+        }
+        let slots = self.slots(select);
+        let mut rows = Vec::new();
+        let mut scanned = 0;
+        let range = self.partition.rows.range((start.as_ref(), end.as_ref()));
+        let mut visit = |(key, row): (&'a ClusteringKey, &'a Row)| -> bool {
+            if !row.is_live(self.now_secs) {
+                return true;
+            }
+            scanned += 1;
+            let view = self.view(&slots, key, row);
+            if slice.iter().all(|p| restrict::matches(p, &view)) {
+                rows.push(self.project(select, &slots, key, row));
+            }
+            self.limit.is_none_or(|n| (rows.len() as u64) < n)
+        };
+        if self.direction == Direction::Reversed {
+            range.rev().all(&mut visit);
+        } else {
+            range.into_iter().all(&mut visit);
+        }
+        (rows, scanned)
+    }
+
+    /// The storage slots of the selected columns, for the row views.
+    fn slots(&self, select: &CompiledSelect) -> Vec<(&'a Column, Option<usize>)> {
+        select
+            .outputs
+            .iter()
+            .map(|&i| {
+                let column = &self.table.columns[i];
+                (column, self.data.slot(&column.name))
+            })
+            .collect()
+    }
+
+    fn view<'v>(
+        &self,
+        slots: &'v [(&'v Column, Option<usize>)],
+        key: &'v ClusteringKey,
+        row: &'v Row,
+    ) -> RowView<'v>
+    where
+        'a: 'v,
+    {
+        RowView {
+            table: self.table,
+            data: self.data,
+            partition: self.partition,
+            clustering: Some(key),
+            row: Some(row),
+            now_secs: self.now_secs,
+            slots,
+        }
+    }
+
+    fn project(
+        &self,
+        select: &CompiledSelect,
+        slots: &[(&'a Column, Option<usize>)],
+        key: &'a ClusteringKey,
+        row: &'a Row,
+    ) -> Vec<Value> {
+        let view = self.view(slots, key, row);
+        select
+            .outputs
+            .iter()
+            .map(|&i| view.value(&self.table.columns[i]).into_owned())
+            .collect()
+    }
+}
