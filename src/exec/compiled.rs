@@ -384,10 +384,9 @@ impl<'a> Read<'a> {
                 return true;
             }
             scanned += 1;
-            let view = self.view(&slots, key, row);
-            if slice.iter().all(|p| restrict::matches(p, &view)) {
-                rows.push(self.project(select, &slots, key, row));
-            }
+            // The range holds exactly the rows the slice admits: its bounds
+            // are the slice's values, conformed to the column's type.
+            rows.push(self.project(select, &slots, key, row));
             self.limit.is_none_or(|n| (rows.len() as u64) < n)
         };
         if self.direction == Direction::Reversed {
@@ -441,7 +440,11 @@ impl<'a> Read<'a> {
         select
             .outputs
             .iter()
-            .map(|&i| view.value(&self.table.columns[i]).into_owned())
+            .zip(slots)
+            .map(|(&i, (column, slot))| match column.kind {
+                ColumnKind::Regular => view.regular_value(*slot, column).into_owned(),
+                _ => view.value(&self.table.columns[i]).into_owned(),
+            })
             .collect()
     }
 }

@@ -7,10 +7,10 @@
 //! when the clause allows and testing every relation on every row read.
 
 use crate::planner::Direction;
-use crate::schema::{Column, Table};
+use crate::schema::{Column, ColumnKind, Table};
 use std::ops::Bound as StdBound;
 
-use crate::storage::{bounds_ordered, ClusteringKey, Partition, Row, TableData};
+use crate::storage::{bounds_ordered, ClusteringKey, Partition, Row, Slot, TableData};
 use crate::types::Value;
 
 use super::restrict::{self, Predicate};
@@ -70,14 +70,32 @@ pub(crate) struct Seek {
     exact_keys: Option<Vec<ClusteringKey>>,
     /// Storage ranges to read, in read order, when there are no exact keys.
     ranges: Vec<(StdBound<ClusteringKey>, StdBound<ClusteringKey>)>,
-    /// Whether each predicate must still be tested on each row.
-    checks: Vec<bool>,
+    /// How each predicate is tested on each row.
+    checks: Vec<Check>,
     /// Whether any predicate restricts clustering columns.
     restricts_clustering: bool,
 }
 
-/// Works out the [`Seek`] of `walk`.
-pub(crate) fn seek(table: &Table, predicates: &[Predicate<'_>], direction: Direction) -> Seek {
+/// How a row is tested against one predicate.
+#[derive(Debug, Clone, Copy)]
+enum Check {
+    /// The way rows were found guarantees it.
+    Guaranteed,
+    /// A comparison on a regular column, read straight from the column's
+    /// storage slot (`None`: never written) — the test a filtering scan
+    /// makes on every row.
+    Cell(Option<usize>),
+    /// Anything else: [`restrict::matches`].
+    Row,
+}
+
+/// Works out the [`Seek`] of a walk of `data` with `predicates`.
+pub(crate) fn seek(
+    table: &Table,
+    data: &TableData,
+    predicates: &[Predicate<'_>],
+    direction: Direction,
+) -> Seek {
     let ck = restrict::clustering_columns(table);
     let exact_keys = full_keys(table, predicates, direction, &ck);
     let ranges = if exact_keys.is_some() {
@@ -90,7 +108,17 @@ pub(crate) fn seek(table: &Table, predicates: &[Predicate<'_>], direction: Direc
             .collect()
     };
     Seek {
-        checks: row_checks(table, predicates, exact_keys.is_some()),
+        checks: row_checks(table, predicates, exact_keys.is_some())
+            .into_iter()
+            .zip(predicates)
+            .map(|(needed, p)| match p {
+                _ if !needed => Check::Guaranteed,
+                Predicate::Compare { column, .. } if column.kind == ColumnKind::Regular => {
+                    Check::Cell(data.slot(&column.name))
+                }
+                _ => Check::Row,
+            })
+            .collect(),
         exact_keys,
         ranges,
         restricts_clustering: predicates.iter().any(restricts_clustering),
@@ -119,7 +147,11 @@ pub(crate) fn rows_of<'a>(
         walk.predicates
             .iter()
             .zip(&seek.checks)
-            .all(|(p, check)| !check || restrict::matches(p, v))
+            .all(|(p, check)| match check {
+                Check::Guaranteed => true,
+                Check::Cell(slot) => cell_passes(p, *slot, v),
+                Check::Row => restrict::matches(p, v),
+            })
     };
     if walk.distinct {
         if !partition.is_live(walk.now_secs) {
@@ -172,6 +204,21 @@ pub(crate) fn rows_of<'a>(
         }
     }
     true
+}
+
+/// [`restrict::matches`] for a comparison on a regular column, reading
+/// its cell from `slot` without looking the column up.
+fn cell_passes(predicate: &Predicate<'_>, slot: Option<usize>, row: &RowView<'_>) -> bool {
+    let Predicate::Compare { op, value, .. } = predicate else {
+        return restrict::matches(predicate, row);
+    };
+    match slot.and_then(|s| row.row?.slot(s)) {
+        None => false,
+        Some(Slot::Cell(cell)) => {
+            restrict::compare_holds(*op, cell.live_value(row.now_secs), value)
+        }
+        Some(Slot::Collection(_)) => restrict::matches(predicate, row),
+    }
 }
 
 /// Which predicates a row must still be tested against: not the ones the

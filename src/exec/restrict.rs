@@ -420,12 +420,17 @@ fn holds(op: Operator, order: Ordering) -> bool {
     }
 }
 
+/// Whether a column whose value is `found` (`None`: no value) satisfies
+/// `column op bound`. A null never satisfies a relation.
+pub(crate) fn compare_holds(op: Operator, found: Option<&Value>, bound: &Value) -> bool {
+    found.is_some_and(|v| !v.is_null() && !bound.is_null() && holds(op, v.cmp(bound)))
+}
+
 /// Whether `row` satisfies `predicate`. A null never satisfies a relation.
 pub(crate) fn matches(predicate: &Predicate<'_>, row: &RowView<'_>) -> bool {
     match predicate {
         Predicate::Compare { column, op, value } => {
-            let v = row.value(column);
-            !v.is_null() && !value.is_null() && holds(*op, v.as_ref().cmp(value))
+            compare_holds(*op, Some(row.value(column).as_ref()), value)
         }
         Predicate::In { column, values } => {
             let v = row.value(column);

@@ -49,7 +49,7 @@ pub(crate) fn run(run: &mut Run<'_, '_>, select: &Select, plan: &Plan) -> Result
         .map(|g| selector::compile_one(table, g, run.binds, fcx))
         .collect::<Result<Vec<_>, _>>()?;
     let slots = super::view::slot_cache(table, data);
-    let seek = read::seek(table, &predicates, plan.order);
+    let seek = read::seek(table, data, &predicates, plan.order);
     let walk = Walk {
         table,
         data,

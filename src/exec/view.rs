@@ -86,7 +86,22 @@ impl<'a> RowView<'a> {
     }
 
     fn slot_value(&self, row: Option<&'a Row>, column: &Column) -> Cow<'a, Value> {
-        let Some(slot) = row.and_then(|r| r.slot(self.slot_index(column)?)) else {
+        self.value_in_slot(row, self.slot_index(column), column)
+    }
+
+    /// The live value of regular `column`, whose storage slot the caller
+    /// resolved ahead (`None`: never written).
+    pub(crate) fn regular_value(&self, slot: Option<usize>, column: &Column) -> Cow<'a, Value> {
+        self.value_in_slot(self.row, slot, column)
+    }
+
+    fn value_in_slot(
+        &self,
+        row: Option<&'a Row>,
+        slot: Option<usize>,
+        column: &Column,
+    ) -> Cow<'a, Value> {
+        let Some(slot) = row.and_then(|r| r.slot(slot?)) else {
             return Cow::Owned(Value::Null);
         };
         match slot {

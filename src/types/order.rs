@@ -28,35 +28,50 @@ use num_traits::Signed;
 use super::value::{Decimal, Value};
 
 impl Ord for Value {
+    /// The types keys and filters compare most are compared here, inline;
+    /// the rest in [`cmp_any`], whose size makes every call to it pay for
+    /// saving and restoring registers.
+    #[inline]
     fn cmp(&self, other: &Value) -> Ordering {
         use Value::*;
         match (self, other) {
-            (Ascii(a), Ascii(b)) | (Text(a), Text(b)) => a.as_bytes().cmp(b.as_bytes()),
-            (Tinyint(a), Tinyint(b)) => a.cmp(b),
-            (Smallint(a), Smallint(b)) => a.cmp(b),
             (Int(a), Int(b)) => a.cmp(b),
-            (Bigint(a), Bigint(b)) | (Counter(a), Counter(b)) => a.cmp(b),
-            (Timestamp(a), Timestamp(b)) | (Time(a), Time(b)) => a.cmp(b),
-            (Varint(a), Varint(b)) => a.cmp(b),
-            (Decimal(a), Decimal(b)) => cmp_decimal(a, b),
-            (Float(a), Float(b)) => java_f32(*a).total_cmp(&java_f32(*b)),
+            (Bigint(a), Bigint(b)) | (Timestamp(a), Timestamp(b)) => a.cmp(b),
             (Double(a), Double(b)) => java_f64(*a).total_cmp(&java_f64(*b)),
-            (Boolean(a), Boolean(b)) => a.cmp(b),
-            (Blob(a), Blob(b)) => a.cmp(b),
-            (Uuid(a), Uuid(b)) => cmp_uuid(a, b),
-            (Timeuuid(a), Timeuuid(b)) => cmp_timeuuid(a, b),
-            (Date(a), Date(b)) => a.cmp(b),
-            // Not orderable in CQL (no duration key); any consistent order serves equality.
-            (Duration(a), Duration(b)) => {
-                (a.months, a.days, a.nanos).cmp(&(b.months, b.days, b.nanos))
-            }
-            // Unsigned bytes, then length: a v4 address that prefixes a v6 one sorts first.
-            (Inet(a), Inet(b)) => octets(a).as_slice().cmp(octets(b).as_slice()),
-            (List(a), List(b)) | (Set(a), Set(b)) | (Vector(a), Vector(b)) => a.cmp(b),
-            (Map(a), Map(b)) => a.cmp(b),
-            (Tuple(a), Tuple(b)) | (Udt(a), Udt(b)) => cmp_components(a, b),
-            _ => rank(self).cmp(&rank(other)),
+            (Text(a), Text(b)) => a.as_bytes().cmp(b.as_bytes()),
+            _ => cmp_any(self, other),
         }
+    }
+}
+
+/// [`Ord::cmp`] for every pair of values.
+#[inline(never)]
+fn cmp_any(this: &Value, other: &Value) -> Ordering {
+    use Value::*;
+    match (this, other) {
+        (Ascii(a), Ascii(b)) | (Text(a), Text(b)) => a.as_bytes().cmp(b.as_bytes()),
+        (Tinyint(a), Tinyint(b)) => a.cmp(b),
+        (Smallint(a), Smallint(b)) => a.cmp(b),
+        (Int(a), Int(b)) => a.cmp(b),
+        (Bigint(a), Bigint(b)) | (Counter(a), Counter(b)) => a.cmp(b),
+        (Timestamp(a), Timestamp(b)) | (Time(a), Time(b)) => a.cmp(b),
+        (Varint(a), Varint(b)) => a.cmp(b),
+        (Decimal(a), Decimal(b)) => cmp_decimal(a, b),
+        (Float(a), Float(b)) => java_f32(*a).total_cmp(&java_f32(*b)),
+        (Double(a), Double(b)) => java_f64(*a).total_cmp(&java_f64(*b)),
+        (Boolean(a), Boolean(b)) => a.cmp(b),
+        (Blob(a), Blob(b)) => a.cmp(b),
+        (Uuid(a), Uuid(b)) => cmp_uuid(a, b),
+        (Timeuuid(a), Timeuuid(b)) => cmp_timeuuid(a, b),
+        (Date(a), Date(b)) => a.cmp(b),
+        // Not orderable in CQL (no duration key); any consistent order serves equality.
+        (Duration(a), Duration(b)) => (a.months, a.days, a.nanos).cmp(&(b.months, b.days, b.nanos)),
+        // Unsigned bytes, then length: a v4 address that prefixes a v6 one sorts first.
+        (Inet(a), Inet(b)) => octets(a).as_slice().cmp(octets(b).as_slice()),
+        (List(a), List(b)) | (Set(a), Set(b)) | (Vector(a), Vector(b)) => a.cmp(b),
+        (Map(a), Map(b)) => a.cmp(b),
+        (Tuple(a), Tuple(b)) | (Udt(a), Udt(b)) => cmp_components(a, b),
+        _ => rank(this).cmp(&rank(other)),
     }
 }
 
