@@ -331,7 +331,7 @@ impl Session {
         prepared: &Prepared,
         values: &[Value],
     ) -> Result<ResultSet, Error> {
-        let binds = exec::Binds::with_offsets(prepared.offsets.clone(), values)?;
+        let binds = exec::Binds::with_offsets(&prepared.offsets, values)?;
         if planner::is_schema_statement(&prepared.statement) {
             return self.run(&prepared.statement, &binds);
         }

@@ -14,24 +14,28 @@ use super::functions::FunctionContext;
 
 /// The values of a prepared statement's markers, by where each marker was
 /// written (markers are numbered in the order they appear in the text).
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Binds {
+/// Borrowed from the caller: each value is copied once, into the cell it
+/// becomes, not first into a statement-long list of its own.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Binds<'v> {
     /// Byte offsets of the markers, ascending.
-    offsets: Vec<usize>,
-    values: Vec<Value>,
+    offsets: &'v [usize],
+    values: &'v [Value],
 }
 
-impl Binds {
+impl<'v> Binds<'v> {
     /// No markers: a statement executed as text.
-    pub(crate) fn none() -> Binds {
+    pub(crate) fn none() -> Binds<'static> {
         Binds::default()
     }
 
-    /// Pairs `values` with the markers of `statement`, checking the count
-    /// as Cassandra does.
     /// Pairs `values` with markers at `offsets` (from [`marker_offsets`],
-    /// computed once when the statement was prepared).
-    pub(crate) fn with_offsets(offsets: Vec<usize>, values: &[Value]) -> Result<Binds, Error> {
+    /// computed once when the statement was prepared), checking the count
+    /// as Cassandra does.
+    pub(crate) fn with_offsets(
+        offsets: &'v [usize],
+        values: &'v [Value],
+    ) -> Result<Binds<'v>, Error> {
         if offsets.len() != values.len() {
             return Err(Error::invalid(format!(
                 "There were {} markers(?) in CQL but {} bound variables",
@@ -39,10 +43,7 @@ impl Binds {
                 values.len()
             )));
         }
-        Ok(Binds {
-            offsets,
-            values: values.to_vec(),
-        })
+        Ok(Binds { offsets, values })
     }
 
     fn get(&self, term: &Term) -> Option<&Value> {
