@@ -340,9 +340,8 @@ impl Session {
         prepared: &Prepared,
         values: &[Value],
     ) -> Result<ResultSet, Error> {
-        exec::Binds::check_count(prepared.markers, values.len())?;
+        let binds = exec::Binds::with_offsets(&prepared.offsets, values)?;
         if planner::is_schema_statement(&prepared.statement) {
-            let binds = exec::Binds::with_offsets(prepared.offsets.clone(), values)?;
             return self.run(&prepared.statement, &binds);
         }
         let cached = match prepared.cached(Some(self.ctx_stamp)) {
@@ -357,7 +356,6 @@ impl Session {
                 return Ok(result);
             }
         }
-        let binds = exec::Binds::with_offsets(prepared.offsets.clone(), values)?;
         self.run_planned(&prepared.statement, &binds, cached.plan)
     }
 

@@ -14,39 +14,36 @@ use super::functions::FunctionContext;
 
 /// The values of a prepared statement's markers, by where each marker was
 /// written (markers are numbered in the order they appear in the text).
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Binds {
+/// Borrowed from the caller: each value is copied once, into the cell it
+/// becomes, not first into a statement-long list of its own.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Binds<'v> {
     /// Byte offsets of the markers, ascending.
-    offsets: Vec<usize>,
-    values: Vec<Value>,
+    offsets: &'v [usize],
+    values: &'v [Value],
 }
 
-impl Binds {
+impl<'v> Binds<'v> {
     /// No markers: a statement executed as text.
-    pub(crate) fn none() -> Binds {
+    pub(crate) fn none() -> Binds<'static> {
         Binds::default()
     }
 
     /// Pairs `values` with markers at `offsets` (from [`marker_offsets`],
     /// computed once when the statement was prepared), checking the count
     /// as Cassandra does.
-    pub(crate) fn with_offsets(offsets: Vec<usize>, values: &[Value]) -> Result<Binds, Error> {
-        Binds::check_count(offsets.len(), values.len())?;
-        Ok(Binds {
-            offsets,
-            values: values.to_vec(),
-        })
-    }
-
-    /// Cassandra's error when a statement with `markers` markers is
-    /// executed with `values` values.
-    pub(crate) fn check_count(markers: usize, values: usize) -> Result<(), Error> {
-        if markers == values {
-            return Ok(());
+    pub(crate) fn with_offsets(
+        offsets: &'v [usize],
+        values: &'v [Value],
+    ) -> Result<Binds<'v>, Error> {
+        if offsets.len() != values.len() {
+            return Err(Error::invalid(format!(
+                "There were {} markers(?) in CQL but {} bound variables",
+                offsets.len(),
+                values.len()
+            )));
         }
-        Err(Error::invalid(format!(
-            "There were {markers} markers(?) in CQL but {values} bound variables"
-        )))
+        Ok(Binds { offsets, values })
     }
 
     fn get(&self, term: &Term) -> Option<&Value> {

@@ -109,7 +109,7 @@ pub(crate) fn check(
 }
 
 /// The clustering row a write addresses, if it addresses one.
-fn addressed_row(m: &Mutation) -> Option<&ClusteringKey> {
+fn addressed_row<'m>(m: &'m Mutation<'_>) -> Option<&'m ClusteringKey> {
     m.ops.iter().find_map(|op| match op {
         Op::DeleteRow { key, .. } => Some(key),
         other => super::mutation::row_op_key(other),

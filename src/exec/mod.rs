@@ -58,7 +58,7 @@ impl<'a> From<&'a BatchStatement> for Write<'a> {
 pub(crate) struct Run<'a, 'f> {
     pub(crate) ctx: &'a PlanContext,
     pub(crate) store: &'a mut Store,
-    pub(crate) binds: &'a Binds,
+    pub(crate) binds: &'a Binds<'a>,
     pub(crate) fcx: &'a mut FunctionContext<'f>,
     /// The write timestamp of this statement.
     pub(crate) timestamp: i64,
@@ -166,6 +166,7 @@ fn write_statements(
             .map_err(Error::as_refusal)?;
         let mut env = WriteEnv {
             store: run.store,
+            data: run.store.table_in(&table.keyspace, &table.name),
             timestamp: run.timestamp,
             now_secs,
             binds: run.binds,
@@ -176,15 +177,20 @@ fn write_statements(
         if !batch_using.is_empty() {
             env.timestamp = write::stamp(table, batch_using, &mut env)?.timestamp;
         }
-        let mut made = match statement {
-            Write::Insert(i) => vec![write::insert(table, i, &mut env)?],
-            Write::Update(u) => write::update(table, u, &mut env)?,
-            Write::Delete(d) => write::delete(table, d, &mut env)?,
-        };
-        if conditional {
-            checks.push(conditions::check(table, statement, &made, &mut env)?);
+        let first = mutations.len();
+        match statement {
+            Write::Insert(i) => mutations.push(write::insert(table, i, &mut env)?),
+            Write::Update(u) => mutations.append(&mut write::update(table, u, &mut env)?),
+            Write::Delete(d) => mutations.append(&mut write::delete(table, d, &mut env)?),
         }
-        mutations.append(&mut made);
+        if conditional {
+            checks.push(conditions::check(
+                table,
+                statement,
+                &mutations[first..],
+                &mut env,
+            )?);
+        }
     }
     let mut warnings = Vec::new();
     if is_batch {
@@ -195,7 +201,7 @@ fn write_statements(
     } else {
         mutations
             .iter()
-            .map(|m| (&m.table, &m.position))
+            .map(|m| (&m.table.keyspace, &m.table.name, &m.position))
             .collect::<std::collections::HashSet<_>>()
             .len()
     };
@@ -207,7 +213,7 @@ fn write_statements(
     let outcome = conditions::outcome(&checks, is_batch);
     if outcome.as_ref().is_none_or(|o| o.applied) {
         let touched = views::before(run.ctx, run.store, &mutations, now_secs);
-        mutation::apply(run.store, &mutations, now_secs);
+        mutation::apply(run.store, mutations, now_secs);
         views::after(run.ctx, run.store, touched, run.timestamp, now_secs);
     }
     let mut result = match outcome {
@@ -225,7 +231,7 @@ fn write_statements(
 /// against `batch_size_warn_threshold` (a warning) and
 /// `batch_size_fail_threshold` (refused).
 fn check_batch_size(
-    mutations: &[mutation::Mutation],
+    mutations: &[mutation::Mutation<'_>],
     limits: &crate::limits::Limits,
 ) -> Result<Option<String>, Error> {
     let size: usize = mutations.iter().map(mutation::Mutation::data_size).sum();
@@ -235,7 +241,7 @@ fn check_batch_size(
     if size <= limits.batch_size_warn_threshold {
         return Ok(None);
     }
-    let mut tables: Vec<&str> = mutations.iter().map(|m| m.table.as_str()).collect();
+    let mut tables: Vec<String> = mutations.iter().map(|m| m.table.qualified_name()).collect();
     tables.sort_unstable();
     tables.dedup();
     Ok(Some(format!(

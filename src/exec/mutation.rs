@@ -4,6 +4,7 @@
 
 use std::ops::Bound as StdBound;
 
+use crate::schema::Table;
 use crate::storage::{
     Cell, ClusteringKey, Liveness, Partition, PartitionPosition, RangeDeletion, Row, Slot, Store,
 };
@@ -66,9 +67,10 @@ pub(crate) enum Op {
 
 /// The changes to one partition of one table.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Mutation {
-    /// The table, `ks.name`.
-    pub(crate) table: String,
+pub(crate) struct Mutation<'t> {
+    /// The table, borrowed from the schema: naming it `ks.name` on the
+    /// heap for every write would cost more than the write.
+    pub(crate) table: &'t Table,
     /// The partition key values.
     pub(crate) key: Vec<Value>,
     /// Its place on the ring.
@@ -77,7 +79,7 @@ pub(crate) struct Mutation {
     pub(crate) ops: Vec<Op>,
 }
 
-impl Mutation {
+impl Mutation<'_> {
     /// The bytes of data the mutation writes (keys and values), the size
     /// Cassandra weighs batches by.
     pub(crate) fn data_size(&self) -> usize {
@@ -101,48 +103,59 @@ impl Mutation {
     }
 }
 
-/// Applies mutations in order. Column slots must have been allocated when
-/// the mutations were built.
-pub(crate) fn apply(store: &mut Store, mutations: &[Mutation], now_secs: i64) {
+/// Applies mutations in order, moving their values into storage. Column
+/// slots must have been allocated when the mutations were built.
+pub(crate) fn apply(store: &mut Store, mutations: Vec<Mutation<'_>>, now_secs: i64) {
     for m in mutations {
-        let data = store.table_mut(&m.table);
-        if !data.partitions.contains_key(&m.position) {
-            data.partitions
-                .insert(m.position.clone(), Partition::new(m.key.as_slice().into()));
+        let data = store.table_mut_in(&m.table.keyspace, &m.table.name);
+        match data.partitions.get_mut(&m.position) {
+            Some(partition) => {
+                apply_ops(partition, m.ops, now_secs);
+                if !partition_has_content(partition) {
+                    data.partitions.remove(&m.position);
+                }
+            }
+            None => {
+                let mut partition = Partition::new(m.key.into_boxed_slice());
+                apply_ops(&mut partition, m.ops, now_secs);
+                if partition_has_content(&partition) {
+                    data.partitions.insert(m.position, partition);
+                }
+            }
         }
-        let Some(partition) = data.partitions.get_mut(&m.position) else {
+    }
+}
+
+/// Applies one mutation's operations to its partition, in order.
+fn apply_ops(partition: &mut Partition, ops: Vec<Op>, now_secs: i64) {
+    let mut ops = ops.into_iter();
+    while let Some(op) = ops.next() {
+        let Some(key) = row_op_key(&op) else {
+            apply_op(partition, op, now_secs);
             continue;
         };
-        let mut rest = m.ops.as_slice();
-        while let Some((op, tail)) = rest.split_first() {
-            let Some(key) = row_op_key(op) else {
-                apply_op(partition, op, now_secs);
-                rest = tail;
-                continue;
-            };
-            // Consecutive writes to one clustering row (an INSERT's marker
-            // and cells) find the row once. None of them moves the row's
-            // floor, so it is computed once too.
-            let run = 1 + tail
-                .iter()
-                .take_while(|o| row_op_key(o).is_some_and(|k| k == key))
-                .count();
-            let floor = partition.floor(Some(key));
-            let row = partition.row_mut(key.clone());
-            if row.cells.is_empty() {
-                // A new row: its cells take exactly the slots written, not
-                // the spare room of a growing buffer (a no-op while they
-                // fit inline).
-                let width = rest[..run].iter().filter_map(op_slot).max();
-                row.cells.reserve_exact(width.map_or(0, |w| w + 1));
-            }
-            for op in &rest[..run] {
-                apply_row_op(row, floor, op, now_secs);
-            }
-            rest = &rest[run..];
+        // Consecutive writes to one clustering row (an INSERT's marker and
+        // cells) find the row once. None of them moves the row's floor, so
+        // it is computed once too.
+        let run = ops
+            .as_slice()
+            .iter()
+            .take_while(|o| row_op_key(o).is_some_and(|k| k == key))
+            .count();
+        let floor = partition.floor(Some(key));
+        let row = partition.row_mut(key.clone());
+        if row.cells.is_empty() {
+            // A new row: its cells take exactly the slots written, not the
+            // spare room of a growing buffer (a no-op while they fit inline).
+            let width = std::iter::once(&op)
+                .chain(&ops.as_slice()[..run])
+                .filter_map(op_slot)
+                .max();
+            row.cells.reserve_exact(width.map_or(0, |w| w + 1));
         }
-        if !partition_has_content(partition) {
-            data.partitions.remove(&m.position);
+        apply_row_op(row, floor, op, now_secs);
+        for op in ops.by_ref().take(run) {
+            apply_row_op(row, floor, op, now_secs);
         }
     }
 }
@@ -190,33 +203,34 @@ fn partition_has_content(p: &Partition) -> bool {
         || p.static_row.cells.iter().any(Option::is_some)
 }
 
-fn apply_op(partition: &mut Partition, op: &Op, now_secs: i64) {
+fn apply_op(partition: &mut Partition, op: Op, now_secs: i64) {
     match op {
-        Op::DeletePartition { timestamp } => partition.delete_at(*timestamp),
+        Op::DeletePartition { timestamp } => partition.delete_at(timestamp),
         Op::DeleteRange {
             start,
             end,
             timestamp,
         } => partition.delete_range(RangeDeletion {
-            start: start.clone(),
-            end: end.clone(),
-            timestamp: *timestamp,
+            start,
+            end,
+            timestamp,
         }),
         Op::DeleteRow { key, timestamp } => {
-            let floor = partition.floor(Some(key));
-            if floor.is_some_and(|f| *timestamp <= f) {
+            let floor = partition.floor(Some(&key));
+            if floor.is_some_and(|f| timestamp <= f) {
                 return;
             }
-            partition.row_mut(key.clone()).delete_at(*timestamp);
+            partition.row_mut(key).delete_at(timestamp);
         }
-        Op::Liveness { key, .. } => {
+        Op::Liveness { ref key, .. } => {
             let floor = partition.floor(Some(key));
-            apply_row_op(partition.row_mut(key.clone()), floor, op, now_secs);
+            let target = partition.row_mut(key.clone());
+            apply_row_op(target, floor, op, now_secs);
         }
-        Op::Cell { row, .. }
-        | Op::Element { row, .. }
-        | Op::DeleteCollection { row, .. }
-        | Op::CounterAdd { row, .. } => {
+        Op::Cell { ref row, .. }
+        | Op::Element { ref row, .. }
+        | Op::DeleteCollection { ref row, .. }
+        | Op::CounterAdd { ref row, .. } => {
             let (target, floor) = row_and_floor(partition, row);
             apply_row_op(target, floor, op, now_secs);
         }
@@ -225,11 +239,11 @@ fn apply_op(partition: &mut Partition, op: &Op, now_secs: i64) {
 
 /// Applies an operation that writes into one row (`target`), under the
 /// deletions of its partition and range (`floor`).
-fn apply_row_op(target: &mut Row, floor: Option<i64>, op: &Op, now_secs: i64) {
+fn apply_row_op(target: &mut Row, floor: Option<i64>, op: Op, now_secs: i64) {
     match op {
-        Op::Liveness { liveness, .. } => target.write_liveness(*liveness, floor),
+        Op::Liveness { liveness, .. } => target.write_liveness(liveness, floor),
         Op::Cell { slot, cell, .. } => {
-            target.write_cell(*slot, cell.clone(), floor, now_secs);
+            target.write_cell(slot, cell, floor, now_secs);
         }
         Op::Element {
             slot, key, cell, ..
@@ -238,15 +252,15 @@ fn apply_row_op(target: &mut Row, floor: Option<i64>, op: &Op, now_secs: i64) {
                 .deleted_at
                 .max(floor)
                 .is_some_and(|d| cell.timestamp <= d);
-            if let Some(collection) = target.collection_mut(*slot).filter(|_| !shadowed) {
-                collection.write(key.clone(), cell.clone(), now_secs);
+            if let Some(collection) = target.collection_mut(slot).filter(|_| !shadowed) {
+                collection.write(key, cell, now_secs);
             }
         }
         Op::DeleteCollection {
             slot, timestamp, ..
         } => {
-            if let Some(collection) = target.collection_mut(*slot) {
-                collection.delete_at(*timestamp);
+            if let Some(collection) = target.collection_mut(slot) {
+                collection.delete_at(timestamp);
             }
         }
         Op::CounterAdd {
@@ -255,22 +269,22 @@ fn apply_row_op(target: &mut Row, floor: Option<i64>, op: &Op, now_secs: i64) {
             timestamp,
             ..
         } => {
-            let current = match target.slot(*slot) {
+            let current = match target.slot(slot) {
                 Some(Slot::Cell(c)) => match c.live_value(now_secs) {
                     Some(Value::Counter(v)) => *v,
                     _ => 0,
                 },
                 _ => 0,
             };
-            let stamp = match target.slot(*slot) {
-                Some(Slot::Cell(c)) => c.timestamp.max(*timestamp),
-                _ => *timestamp,
+            let stamp = match target.slot(slot) {
+                Some(Slot::Cell(c)) => c.timestamp.max(timestamp),
+                _ => timestamp,
             };
-            let cell = Cell::live(Value::Counter(current.wrapping_add(*delta)), stamp, None);
-            if let Some(Slot::Cell(_)) = target.slot(*slot) {
-                target.cells[*slot] = None;
+            let cell = Cell::live(Value::Counter(current.wrapping_add(delta)), stamp, None);
+            if let Some(Slot::Cell(_)) = target.slot(slot) {
+                target.cells[slot] = None;
             }
-            target.write_cell(*slot, cell, floor, now_secs);
+            target.write_cell(slot, cell, floor, now_secs);
         }
         Op::DeletePartition { .. } | Op::DeleteRange { .. } | Op::DeleteRow { .. } => {}
     }

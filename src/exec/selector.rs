@@ -63,7 +63,7 @@ impl Projection<'_> {
 
 struct Compiler<'t, 'b, 'f, 'g> {
     table: &'t Table,
-    binds: &'b Binds,
+    binds: &'b Binds<'b>,
     fcx: &'b mut FunctionContext<'f>,
     aggregates: Vec<Aggregate>,
     _marker: std::marker::PhantomData<&'g ()>,

@@ -37,6 +37,16 @@ pub(crate) fn views_of(ctx: &PlanContext, base: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// Whether table `base` has views: asked for every write, and almost
+/// always no, so it names nothing on the heap.
+fn has_views(ctx: &PlanContext, base: &Table) -> bool {
+    ctx.catalog.keyspace(&base.keyspace).is_some_and(|ks| {
+        ks.tables
+            .values()
+            .any(|t| t.view_of.as_deref() == Some(base.name.as_str()))
+    })
+}
+
 /// A view row computed from a base row.
 struct Projection {
     view: String,
@@ -57,15 +67,15 @@ pub(crate) struct Touched {
 pub(crate) fn before(
     ctx: &PlanContext,
     store: &Store,
-    mutations: &[Mutation],
+    mutations: &[Mutation<'_>],
     now_secs: i64,
 ) -> Touched {
     let mut partitions: Vec<(String, PartitionPosition)> = Vec::new();
     for m in mutations {
-        if views_of(ctx, &m.table).is_empty() {
+        if !has_views(ctx, m.table) {
             continue;
         }
-        let entry = (m.table.clone(), m.position.clone());
+        let entry = (m.table.qualified_name(), m.position.clone());
         if !partitions.contains(&entry) {
             partitions.push(entry);
         }

@@ -7,8 +7,8 @@
 //! applying a batch.
 
 use crate::error::Error;
-use crate::schema::{Column, Table};
-use crate::storage::{Cell, ClusteringKey, Expiry, Liveness, Store, TableData};
+use crate::schema::{Column, ColumnKind, Table};
+use crate::storage::{Cell, ClusteringKey, Expiry, KeyValues, Liveness, Store, TableData};
 use crate::syntax::ast::{
     ArithmeticSign, AssignmentKind, ColumnRef, Delete, Insert, InsertSource, NativeType, Term,
     Update, UsingItem,
@@ -25,12 +25,14 @@ use super::view::collection_value;
 pub(crate) struct WriteEnv<'a, 'f> {
     /// The data as it was before the statement.
     pub(crate) store: &'a Store,
+    /// The statement's table's data in `store`, found once per statement.
+    pub(crate) data: Option<&'a TableData>,
     /// The write time unless `USING TIMESTAMP` says otherwise.
     pub(crate) timestamp: i64,
     /// The statement's clock, in seconds.
     pub(crate) now_secs: i64,
     /// Bind values.
-    pub(crate) binds: &'a Binds,
+    pub(crate) binds: &'a Binds<'a>,
     /// Non-deterministic functions.
     pub(crate) fcx: &'a mut FunctionContext<'f>,
     /// A sequence for list element keys, unique within the session.
@@ -109,28 +111,22 @@ fn int_term(
     }
 }
 
-fn data<'s>(store: &'s Store, table: &Table) -> Option<&'s TableData> {
-    store.table_in(&table.keyspace, &table.name)
+fn slot(data: Option<&TableData>, table: &Table, column: &Column) -> Result<usize, Error> {
+    data.and_then(|d| d.slot(&column.name)).ok_or_else(|| {
+        Error::new(
+            crate::ErrorKind::ServerError,
+            format!(
+                "no storage for column {} of {}",
+                column.name,
+                table.qualified_name()
+            ),
+        )
+    })
 }
 
-fn slot(store: &Store, table: &Table, column: &Column) -> Result<usize, Error> {
-    data(store, table)
-        .and_then(|d| d.slot(&column.name))
-        .ok_or_else(|| {
-            Error::new(
-                crate::ErrorKind::ServerError,
-                format!(
-                    "no storage for column {} of {}",
-                    column.name,
-                    table.qualified_name()
-                ),
-            )
-        })
-}
-
-fn mutation(table: &Table, key: Vec<Value>) -> Result<Mutation, Error> {
+fn mutation(table: &Table, key: Vec<Value>) -> Result<Mutation<'_>, Error> {
     Ok(Mutation {
-        table: table.qualified_name(),
+        table,
         position: restrict::partition_position(&key)?,
         key,
         ops: Vec::new(),
@@ -138,7 +134,7 @@ fn mutation(table: &Table, key: Vec<Value>) -> Result<Mutation, Error> {
 }
 
 /// [`check_key_size`] then [`mutation`], serializing the key once.
-fn keyed_mutation(table: &Table, key: Vec<Value>) -> Result<Mutation, Error> {
+fn keyed_mutation(table: &Table, key: Vec<Value>) -> Result<Mutation<'_>, Error> {
     let parts: Vec<Result<Vec<u8>, Error>> = key.iter().map(Value::serialize).collect();
     let size: usize = parts.iter().map(|p| p.as_ref().map_or(0, Vec::len)).sum();
     if size > 65_535 {
@@ -146,7 +142,7 @@ fn keyed_mutation(table: &Table, key: Vec<Value>) -> Result<Mutation, Error> {
     }
     let parts = parts.into_iter().collect::<Result<Vec<_>, _>>()?;
     Ok(Mutation {
-        table: table.qualified_name(),
+        table,
         position: restrict::position_of_key_parts(&parts)?,
         key,
         ops: Vec::new(),
@@ -172,49 +168,22 @@ fn check_key_size(table: &Table, key: &[Value]) -> Result<(), Error> {
 }
 
 /// The mutation of an INSERT.
-pub(crate) fn insert(
-    table: &Table,
+pub(crate) fn insert<'t>(
+    table: &'t Table,
     insert: &Insert,
     env: &mut WriteEnv<'_, '_>,
-) -> Result<Mutation, Error> {
+) -> Result<Mutation<'t>, Error> {
     let stamp = stamp(table, &insert.using, env)?;
     let mut values = insert_values(table, insert, env)?;
-    let mut key = Vec::with_capacity(table.partition_key.len());
-    let mut clustering = Vec::with_capacity(table.clustering.len());
     // Writing only static columns needs no clustering key.
     let only_static = !table.clustering.is_empty()
         && values.iter().any(|(c, _)| c.is_static())
         && values
             .iter()
             .all(|(c, _)| c.is_partition_key() || c.is_static());
-    let key_columns = table
-        .partition_key_columns()
-        .chain(table.clustering_columns().filter(|_| !only_static));
-    for column in key_columns {
-        // Key values are taken, not cloned: the cells below skip key columns.
-        let value = values
-            .iter_mut()
-            .find(|(c, _)| c.name == column.name)
-            .map(|(_, v)| std::mem::replace(v, Value::Null))
-            .ok_or_else(|| {
-                Error::invalid(format!(
-                    "Some partition key parts are missing: {}",
-                    column.name
-                ))
-            })?;
-        if value.is_null() {
-            return Err(Error::invalid(format!(
-                "Invalid null value in condition for column {}",
-                column.name
-            )));
-        }
-        if column.is_partition_key() {
-            key.push(value);
-        } else {
-            clustering.push(value);
-        }
-    }
+    let (key, clustering) = insert_key(table, &mut values, only_static)?;
     let mut m = keyed_mutation(table, key)?;
+    m.ops.reserve_exact(values.len() + 1);
     let row_key = ClusteringKey::exact(clustering, restrict::descending_mask(table));
     if !only_static {
         m.ops.push(Op::Liveness {
@@ -239,6 +208,63 @@ pub(crate) fn insert(
     Ok(m)
 }
 
+/// Takes an INSERT's partition key and (unless it writes only static
+/// columns) clustering key out of its values, in key order, refusing the
+/// first key column missing or null. The cells below skip key columns, so
+/// their values are taken, not cloned.
+fn insert_key(
+    table: &Table,
+    values: &mut [(&Column, Value)],
+    only_static: bool,
+) -> Result<(Vec<Value>, KeyValues), Error> {
+    let mut key = Vec::with_capacity(table.partition_key.len());
+    let mut clustering = KeyValues::new();
+    let partition = table.partition_key.iter().enumerate();
+    let rows = table.clustering.iter().enumerate();
+    let places = partition
+        .map(|(i, name)| (KeyPlace::Partition(i), name))
+        .chain(
+            rows.filter(|_| !only_static)
+                .map(|(i, name)| (KeyPlace::Clustering(i), name)),
+        );
+    for (place, name) in places {
+        let value = values
+            .iter_mut()
+            .find(|(c, _)| key_place(c) == Some(place))
+            .map(|(_, v)| std::mem::replace(v, Value::Null))
+            .ok_or_else(|| {
+                Error::invalid(format!("Some partition key parts are missing: {name}"))
+            })?;
+        if value.is_null() {
+            return Err(Error::invalid(format!(
+                "Invalid null value in condition for column {name}"
+            )));
+        }
+        match place {
+            KeyPlace::Partition(_) => key.push(value),
+            KeyPlace::Clustering(_) => clustering.push(value),
+        }
+    }
+    Ok((key, clustering))
+}
+
+/// Where a key column's value goes in a row's primary key.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum KeyPlace {
+    Partition(usize),
+    Clustering(usize),
+}
+
+/// The key place of `column`, read from its kind rather than looked up by
+/// name.
+fn key_place(column: &Column) -> Option<KeyPlace> {
+    match column.kind {
+        ColumnKind::PartitionKey(i) => Some(KeyPlace::Partition(i)),
+        ColumnKind::Clustering(i, _) => Some(KeyPlace::Clustering(i)),
+        _ => None,
+    }
+}
+
 fn insert_values<'t>(
     table: &'t Table,
     insert: &Insert,
@@ -247,8 +273,8 @@ fn insert_values<'t>(
     match &insert.source {
         InsertSource::Values { columns, values } => {
             let mut out = Vec::with_capacity(columns.len());
-            for (name, term) in columns.iter().zip(values) {
-                let column = table.column(&name.name).ok_or_else(|| {
+            for (i, (name, term)) in columns.iter().zip(values).enumerate() {
+                let column = table.column_hinted(&name.name, i).ok_or_else(|| {
                     Error::invalid(format!("Undefined column name {}", name.name))
                         .with_span(name.span)
                 })?;
@@ -286,7 +312,7 @@ fn write_value(
     ops: &mut Vec<Op>,
 ) -> Result<(), Error> {
     check_collection_size(&value, column, env.limits.collection_size)?;
-    let slot = slot(env.store, table, column)?;
+    let slot = slot(env.data, table, column)?;
     if is_collection_cells(&column.data_type) {
         ops.push(Op::DeleteCollection {
             row: row.clone(),
@@ -411,11 +437,11 @@ fn targets(table: &Table, predicates: &[Predicate<'_>]) -> Result<Targets, Error
 }
 
 /// The mutations of an UPDATE (one per partition it names).
-pub(crate) fn update(
-    table: &Table,
+pub(crate) fn update<'t>(
+    table: &'t Table,
     update: &Update,
     env: &mut WriteEnv<'_, '_>,
-) -> Result<Vec<Mutation>, Error> {
+) -> Result<Vec<Mutation<'t>>, Error> {
     let stamp = stamp(table, &update.using, env)?;
     let predicates =
         restrict::compile(table, &update.where_clause, env.binds, env.fcx, &env.limits)?;
@@ -472,13 +498,12 @@ fn row_ref(column: &Column, key: Option<&ClusteringKey>) -> RowRef {
 /// The current live value of `column` in the row a mutation addresses, as
 /// stored before the statement.
 fn current(
-    table: &Table,
     m: &Mutation,
     key: Option<&ClusteringKey>,
     column: &Column,
     env: &WriteEnv<'_, '_>,
 ) -> Value {
-    let Some(d) = data(env.store, table) else {
+    let Some(d) = env.data else {
         return Value::Null;
     };
     let Some(partition) = d.partition(&m.position) else {
@@ -499,13 +524,12 @@ fn current(
 
 /// The live list element keys of a list column, in list order.
 fn list_keys(
-    table: &Table,
     m: &Mutation,
     key: Option<&ClusteringKey>,
     column: &Column,
     env: &WriteEnv<'_, '_>,
 ) -> Vec<(Value, Value)> {
-    let Some(d) = data(env.store, table) else {
+    let Some(d) = env.data else {
         return Vec::new();
     };
     let Some(partition) = d.partition(&m.position) else {
@@ -572,7 +596,7 @@ fn assign(
                 )));
             };
             let v = eval_term(value, &fields[index].1, &field.name, env.binds, env.fcx)?;
-            let mut parts = match current(table, m, key, column, env) {
+            let mut parts = match current(m, key, column, env) {
                 Value::Udt(parts) => parts,
                 _ => vec![None; fields.len()],
             };
@@ -602,7 +626,7 @@ fn assign(
         } => {
             let column = lookup(name)?;
             let v = eval_term(value, &column.data_type, &column.name, env.binds, env.fcx)?;
-            let slot = slot(env.store, table, column)?;
+            let slot = slot(env.data, table, column)?;
             add_elements(
                 &column.data_type,
                 row_ref(column, key),
@@ -630,7 +654,7 @@ fn set_element(
     env: &mut WriteEnv<'_, '_>,
     ops: &mut Vec<Op>,
 ) -> Result<(), Error> {
-    let slot = slot(env.store, table, column)?;
+    let slot = slot(env.data, table, column)?;
     let row = row_ref(column, key);
     match &column.data_type {
         DataType::List { element, .. } => {
@@ -642,7 +666,7 @@ fn set_element(
                 env.fcx,
             )?;
             let v = eval_term(value, element, &column.name, env.binds, env.fcx)?;
-            let elements = list_keys(table, m, key, column, env);
+            let elements = list_keys(m, key, column, env);
             if elements.is_empty() {
                 return Err(Error::invalid(
                     "Attempted to set an element on a list which is null",
@@ -711,7 +735,7 @@ fn apply_operation(
     env: &mut WriteEnv<'_, '_>,
     ops: &mut Vec<Op>,
 ) -> Result<(), Error> {
-    let slot = slot(env.store, table, column)?;
+    let slot = slot(env.data, table, column)?;
     let row = row_ref(column, key);
     let ty = match (&column.data_type, op) {
         (DataType::Map { key, .. }, ArithmeticSign::Minus) => DataType::Set {
@@ -745,7 +769,7 @@ fn apply_operation(
             add_elements(&column.data_type, row, slot, v, stamp, false, env, ops)
         }
         (DataType::List { .. }, ArithmeticSign::Minus, Value::List(remove)) => {
-            for (k, existing) in list_keys(table, m, key, column, env) {
+            for (k, existing) in list_keys(m, key, column, env) {
                 if remove.contains(&existing) {
                     ops.push(Op::Element {
                         row: row.clone(),
@@ -784,11 +808,11 @@ fn apply_operation(
 }
 
 /// The mutations of a DELETE.
-pub(crate) fn delete(
-    table: &Table,
+pub(crate) fn delete<'t>(
+    table: &'t Table,
     delete: &Delete,
     env: &mut WriteEnv<'_, '_>,
-) -> Result<Vec<Mutation>, Error> {
+) -> Result<Vec<Mutation<'t>>, Error> {
     let stamp = stamp(table, &delete.using, env)?;
     let timestamp = stamp.timestamp;
     let predicates =
@@ -876,7 +900,7 @@ fn delete_target(
     let column = table.column(&name.name).ok_or_else(|| {
         Error::invalid(format!("Undefined column name {}", name.name)).with_span(name.span)
     })?;
-    let slot = slot(env.store, table, column)?;
+    let slot = slot(env.data, table, column)?;
     let row = row_ref(column, key);
     let timestamp = stamp.timestamp;
     match target {
@@ -901,7 +925,7 @@ fn delete_target(
                     env.binds,
                     env.fcx,
                 )?;
-                let elements = list_keys(table, m, key, column, env);
+                let elements = list_keys(m, key, column, env);
                 let Value::Int(i) = i else {
                     return Err(Error::invalid("Invalid null value for list index"));
                 };
@@ -952,7 +976,7 @@ fn delete_target(
                     column.name, field.name
                 )));
             };
-            if let Value::Udt(mut parts) = current(table, m, key, column, env) {
+            if let Value::Udt(mut parts) = current(m, key, column, env) {
                 parts[index] = None;
                 write_value(
                     table,

@@ -255,13 +255,21 @@ pub(crate) fn insert<'a>(
         }
         InsertSource::Json { .. } => Vec::new(),
     };
-    for (name, _) in &written {
-        column(table, name)?;
-    }
+    // Looked up once, in the order written: each is asked about again below.
+    let resolved = written
+        .iter()
+        .enumerate()
+        .map(|(i, (name, _))| {
+            table
+                .column_hinted(&name.name, i)
+                .ok_or_else(|| undefined_column(table, name))
+        })
+        .collect::<Result<Vec<&Column>, Error>>()?;
     let key_relations: Vec<Relation> = written
         .iter()
-        .filter(|(name, _)| table.column(&name.name).is_some_and(Column::is_primary_key))
-        .filter_map(|(name, value)| {
+        .zip(&resolved)
+        .filter(|(_, column)| column.is_primary_key())
+        .filter_map(|((name, value), _)| {
             value.map(|v| Relation {
                 kind: RelationKind::Compare {
                     column: (*name).clone(),
@@ -274,13 +282,10 @@ pub(crate) fn insert<'a>(
         .collect();
     *synthetic = key_relations;
     let synthetic: &'a Vec<Relation> = synthetic;
-    let static_only = written.iter().all(|(name, _)| {
-        table
-            .column(&name.name)
-            .is_some_and(|c| c.is_static() || c.is_partition_key())
-    }) && written
+    let static_only = resolved
         .iter()
-        .any(|(name, _)| table.column(&name.name).is_some_and(Column::is_static));
+        .all(|c| c.is_static() || c.is_partition_key())
+        && resolved.iter().any(|c| c.is_static());
     if matches!(insert.source, InsertSource::Json { .. }) {
         return Ok(WriteTarget {
             pk: Vec::new(),

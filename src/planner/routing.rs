@@ -147,15 +147,7 @@ fn partition_keys(table: &Table, pk: &[Restriction<'_>]) -> Result<Vec<Key>, Err
             }
         };
         if let [term] = terms.as_slice() {
-            let value = key_value(column, term)?;
-            let text = term_text(term);
-            for key in &mut keys {
-                key.text.push(text.clone());
-                match (&mut key.values, &value) {
-                    (Some(values), Some(v)) => values.push(v.clone()),
-                    (values, _) => *values = None,
-                }
-            }
+            extend_keys(&mut keys, term_text(term), key_value(column, term)?);
             continue;
         }
         let mut next = Vec::with_capacity(keys.len() * terms.len());
@@ -199,6 +191,28 @@ fn key_value(column: &crate::schema::Column, term: &Term) -> Result<Option<Value
         Ok(value) => Ok(Some(value)),
         Err(TermError::Invalid(e)) => Err(e.with_span(term.span)),
         Err(TermError::NotConstant(_)) => Ok(None),
+    }
+}
+
+/// Adds one column's text and value to every key, moving them into the
+/// last (usually the only) key rather than cloning.
+fn extend_keys(keys: &mut [Key], text: String, value: Option<Value>) {
+    let Some((last, rest)) = keys.split_last_mut() else {
+        return;
+    };
+    for key in rest {
+        key.push(text.clone(), value.clone());
+    }
+    last.push(text, value);
+}
+
+impl Key {
+    fn push(&mut self, text: String, value: Option<Value>) {
+        self.text.push(text);
+        match (&mut self.values, value) {
+            (Some(values), Some(v)) => values.push(v),
+            (values, _) => *values = None,
+        }
     }
 }
 

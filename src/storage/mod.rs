@@ -20,11 +20,27 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 
 pub use cell::{Cell, Collection, Element, Expiry, Liveness, Slot};
-pub use key::{Bound, ClusteringKey, PartitionPosition};
+pub use key::{Bound, ClusteringKey, KeyValues, PartitionPosition};
 pub use partition::{bounds_ordered, Partition, RangeDeletion};
 pub use row::{Row, Slots, INLINE_SLOTS};
 pub use rows::RowMap;
 pub use table::TableData;
+
+/// Calls `f` with `keyspace.name`, built on the stack for the usual short
+/// names: every statement looks its table up by it.
+fn with_qualified_name<R>(keyspace: &str, name: &str, f: impl FnOnce(&str) -> R) -> R {
+    const ROOM: usize = 96;
+    let len = keyspace.len() + 1 + name.len();
+    if len > ROOM {
+        return f(&format!("{keyspace}.{name}"));
+    }
+    let mut buffer = [0u8; ROOM];
+    buffer[..keyspace.len()].copy_from_slice(keyspace.as_bytes());
+    buffer[keyspace.len()] = b'.';
+    buffer[keyspace.len() + 1..len].copy_from_slice(name.as_bytes());
+    // Two strings joined by an ASCII dot are UTF-8.
+    f(std::str::from_utf8(&buffer[..len]).unwrap_or_default())
+}
 
 /// Every table's data, by qualified name (`ks.table`).
 #[derive(Debug, Clone, Default)]
@@ -46,12 +62,7 @@ impl Store {
     /// The data of table `name` of `keyspace`: [`Store::table`] without
     /// building the qualified name on the heap, for every statement's path.
     pub fn table_in(&self, keyspace: &str, name: &str) -> Option<&TableData> {
-        let mut qualified: smallvec::SmallVec<[u8; 96]> = smallvec::SmallVec::new();
-        qualified.extend_from_slice(keyspace.as_bytes());
-        qualified.push(b'.');
-        qualified.extend_from_slice(name.as_bytes());
-        let qualified = std::str::from_utf8(&qualified).ok()?;
-        self.table(qualified)
+        with_qualified_name(keyspace, name, |qualified| self.table(qualified))
     }
 
     /// The data of table `name` for writing: created if absent, copied
@@ -59,6 +70,20 @@ impl Store {
     pub fn table_mut(&mut self, name: &str) -> &mut TableData {
         let shared = self.tables.entry(name.to_string()).or_default();
         Arc::make_mut(shared)
+    }
+
+    /// [`Store::table_mut`] by keyspace and name, building the qualified
+    /// name on the heap only when the table has no data yet: every write
+    /// statement's path.
+    pub fn table_mut_in(&mut self, keyspace: &str, name: &str) -> &mut TableData {
+        let tables = &mut self.tables;
+        let shared = with_qualified_name(keyspace, name, |qualified| {
+            if !tables.contains_key(qualified) {
+                tables.insert(qualified.to_string(), Arc::default());
+            }
+            tables.get_mut(qualified)
+        });
+        Arc::make_mut(shared.unwrap_or_else(|| unreachable!("inserted above")))
     }
 
     /// The names of the tables holding data.

@@ -94,8 +94,14 @@ impl RowMap {
         }
     }
 
-    /// Where `key` is, or where it would go.
+    /// Where `key` is, or where it would go. A key above every stored one
+    /// (rows written in clustering order) is placed by one comparison.
     fn search(&self, key: &ClusteringKey) -> (usize, Result<usize, usize>) {
+        let last = self.chunks.last().and_then(|chunk| chunk.keys.last());
+        if last.is_some_and(|last| last < key) {
+            let (c, i) = self.end();
+            return (c, Err(i));
+        }
         let (c, i) = self.partition_point(|k| k < key);
         match self.chunks.get(c) {
             Some(chunk) if chunk.keys.get(i) == Some(key) => (c, Ok(i)),

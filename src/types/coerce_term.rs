@@ -73,7 +73,15 @@ pub fn coerce_term(term: &Term, ty: &DataType, column: &str) -> Result<Value, Te
 pub fn term_text(term: &Term) -> String {
     let join = |items: &mut dyn Iterator<Item = String>| items.collect::<Vec<_>>().join(", ");
     match &term.kind {
-        TermKind::Literal(Literal::String(s)) => format!("'{s}'"),
+        TermKind::Literal(Literal::String(s)) => {
+            // Every text key of a planned statement comes here: no
+            // formatting machinery for a quote on each side.
+            let mut text = String::with_capacity(s.len() + 2);
+            text.push('\'');
+            text.push_str(s);
+            text.push('\'');
+            text
+        }
         TermKind::Literal(l) => literal_text(l).into_owned(),
         TermKind::Marker(BindMarker::Anonymous) => "?".into(),
         TermKind::Marker(BindMarker::Named(name)) => format!(":{}", name.name),
