@@ -207,11 +207,7 @@ pub fn compose_partition_key(components: &[&[u8]]) -> Result<Vec<u8>> {
             total.saturating_add(c.len().saturating_add(3))
         }),
     };
-    if len > MAX_KEY_LEN {
-        return Err(Error::invalid(format!(
-            "Key length of {len} is longer than maximum of {MAX_KEY_LEN}"
-        )));
-    }
+    check_key_len(len)?;
     if let [single] = components {
         return Ok(single.to_vec());
     }
@@ -224,6 +220,17 @@ pub fn compose_partition_key(components: &[&[u8]]) -> Result<Vec<u8>> {
         out.push(0x00);
     }
     Ok(out)
+}
+
+/// Cassandra's refusal of a composed partition key `len` bytes long (see
+/// [`compose_partition_key`]), for callers that compose keys themselves.
+pub fn check_key_len(len: usize) -> Result<()> {
+    if len > MAX_KEY_LEN {
+        return Err(Error::invalid(format!(
+            "Key length of {len} is longer than maximum of {MAX_KEY_LEN}"
+        )));
+    }
+    Ok(())
 }
 
 /// The token of a partition key given as its serialized column values, in declaration

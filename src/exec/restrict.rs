@@ -356,7 +356,36 @@ fn token_value(
 pub(crate) fn partition_position(
     key: &[Value],
 ) -> Result<crate::storage::PartitionPosition, Error> {
-    position_of_key_parts(&serialize_parts(key)?)
+    let bytes = compose_key(key)?;
+    if key.len() == 1 && bytes.is_empty() {
+        // Cassandra validates every key a statement names.
+        return Err(Error::invalid("Key may not be empty"));
+    }
+    crate::cluster::murmur3::check_key_len(bytes.len())?;
+    Ok(crate::storage::PartitionPosition {
+        token: crate::cluster::murmur3::murmur3_token(&bytes),
+        key: bytes.into_boxed_slice(),
+    })
+}
+
+/// The bytes of a partition key as `compose_partition_key` lays them out,
+/// composed in one buffer.
+fn compose_key(key: &[Value]) -> Result<Vec<u8>, Error> {
+    let mut out = Vec::with_capacity(24 * key.len());
+    if let [only] = key {
+        only.serialize_into(&mut out)?;
+        return Ok(out);
+    }
+    for part in key {
+        let at = out.len();
+        out.extend_from_slice(&[0, 0]);
+        part.serialize_into(&mut out)?;
+        // A longer part makes the whole key too long, which the caller refuses.
+        let len = (out.len() - at - 2).min(usize::from(u16::MAX)) as u16;
+        out[at..at + 2].copy_from_slice(&len.to_be_bytes());
+        out.push(0x00);
+    }
+    Ok(out)
 }
 
 fn serialize_parts(key: &[Value]) -> Result<Vec<Vec<u8>>, Error> {
@@ -835,4 +864,44 @@ fn bound_key(b: &StdBound<ClusteringKey>) -> Option<&ClusteringKey> {
 fn uniform_direction(mask: u32, first: usize, count: usize) -> bool {
     let bit = |i: usize| i < 32 && mask & (1 << i) != 0;
     (first..first + count).all(|i| bit(i) == bit(first))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The key composed in one buffer is the key `compose_partition_key`
+    /// composes from separately serialized parts, and is refused alike.
+    #[test]
+    fn keys_compose_as_their_parts_do() {
+        let long = Value::Text("x".repeat(70_000));
+        let keys: Vec<Vec<Value>> = vec![
+            vec![Value::Text("sensor-1".into())],
+            vec![
+                Value::Int(7),
+                Value::Text("a".into()),
+                Value::date_from_days(3),
+            ],
+            vec![
+                Value::Timestamp(-5),
+                Value::Blob(vec![1, 2]),
+                Value::Double(1.5),
+            ],
+            vec![Value::Empty, Value::Empty],
+            vec![Value::Empty],
+            vec![long.clone()],
+            vec![Value::Int(1), long],
+            vec![Value::Int(1), Value::Null],
+        ];
+        for key in keys {
+            let parts: Result<Vec<Vec<u8>>, _> = key.iter().map(Value::serialize).collect();
+            let expected = parts.and_then(|parts| position_of_key_parts(&parts));
+            let actual = partition_position(&key);
+            match (actual, expected) {
+                (Ok(a), Ok(e)) => assert_eq!(a, e, "{key:?}"),
+                (Err(a), Err(e)) => assert_eq!(a.message(), e.message(), "{key:?}"),
+                (a, e) => panic!("{key:?}: {a:?} against {e:?}"),
+            }
+        }
+    }
 }

@@ -12,6 +12,23 @@ use super::serialize::{
 use super::value::{CqlDuration, Value};
 
 impl Value {
+    /// Appends [`Value::serialize`]'s bytes to `out`: a partition key is
+    /// composed in one buffer, without one of its own for each scalar part.
+    pub fn serialize_into(&self, out: &mut Vec<u8>) -> Result<(), Error> {
+        match self {
+            Value::Ascii(s) | Value::Text(s) => out.extend_from_slice(s.as_bytes()),
+            Value::Int(v) => out.extend_from_slice(&v.to_be_bytes()),
+            Value::Bigint(v) | Value::Counter(v) | Value::Timestamp(v) => {
+                out.extend_from_slice(&v.to_be_bytes())
+            }
+            Value::Date(raw) => out.extend_from_slice(&raw.to_be_bytes()),
+            Value::Uuid(u) | Value::Timeuuid(u) => out.extend_from_slice(u),
+            Value::Blob(b) => out.extend_from_slice(b),
+            _ => out.extend(self.serialize()?),
+        }
+        Ok(())
+    }
+
     /// Cassandra's serialized form of the value: the bytes a token is computed from.
     ///
     /// `Empty` is zero bytes. Sets and maps are written in their (sorted) order, tuples and
