@@ -185,11 +185,17 @@ pub(crate) fn rows_of<'a>(
         }
     } else {
         for (start, end) in &seek.ranges {
-            let range = partition.rows.range((start.as_ref(), end.as_ref()));
+            let runs = partition.rows.range_runs((start.as_ref(), end.as_ref()));
             let stopped = if walk.direction == Direction::Reversed {
-                range.rev().any(|(k, r)| !on_row(k, r, cost))
+                runs.rev().any(|(keys, rows)| {
+                    keys.iter()
+                        .zip(rows)
+                        .rev()
+                        .any(|(k, r)| !on_row(k, r, cost))
+                })
             } else {
-                range.into_iter().any(|(k, r)| !on_row(k, r, cost))
+                runs.into_iter()
+                    .any(|(keys, rows)| keys.iter().zip(rows).any(|(k, r)| !on_row(k, r, cost)))
             };
             if stopped {
                 return false;
