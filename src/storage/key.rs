@@ -84,6 +84,14 @@ impl PartialOrd for ClusteringKey {
 
 impl Ord for ClusteringKey {
     fn cmp(&self, other: &Self) -> Ordering {
+        if let ([a], [b]) = (self.values.as_slice(), other.values.as_slice()) {
+            // One clustering column, the common case, without the loop.
+            return match a.cmp(b) {
+                Ordering::Equal => rank(self.bound).cmp(&rank(other.bound)),
+                order if self.descending & 1 != 0 => order.reverse(),
+                order => order,
+            };
+        }
         for (i, (a, b)) in self.values.iter().zip(other.values.iter()).enumerate() {
             let order = a.cmp(b);
             if order != Ordering::Equal {
@@ -93,11 +101,6 @@ impl Ord for ClusteringKey {
         }
         // One is a prefix of the other (or they are equal): a shorter key
         // sits below every key it prefixes unless it is an `After` bound.
-        let rank = |b: Bound| match b {
-            Bound::Before => 0,
-            Bound::Exact => 1,
-            Bound::After => 2,
-        };
         match self.values.len().cmp(&other.values.len()) {
             Ordering::Equal => rank(self.bound).cmp(&rank(other.bound)),
             Ordering::Less if self.bound == Bound::After => Ordering::Greater,
@@ -105,6 +108,15 @@ impl Ord for ClusteringKey {
             Ordering::Greater if other.bound == Bound::After => Ordering::Less,
             Ordering::Greater => Ordering::Greater,
         }
+    }
+}
+
+/// Where a bound sits among the keys equal to its values.
+fn rank(bound: Bound) -> u8 {
+    match bound {
+        Bound::Before => 0,
+        Bound::Exact => 1,
+        Bound::After => 2,
     }
 }
 
@@ -117,6 +129,41 @@ mod tests {
             values.iter().map(|v| Value::Int(*v)).collect::<Vec<_>>(),
             desc,
         )
+    }
+
+    #[test]
+    fn one_column_keys_order_by_value_direction_and_bound() {
+        for desc in [0, 1] {
+            let at = |v: i32, bound| ClusteringKey::bound(vec![Value::Int(v)], desc, bound);
+            let mut keys = [
+                at(2, Bound::After),
+                at(1, Bound::Exact),
+                at(2, Bound::Before),
+                at(1, Bound::After),
+                at(2, Bound::Exact),
+                at(1, Bound::Before),
+            ];
+            keys.sort();
+            let order: Vec<(i32, Bound)> = keys
+                .iter()
+                .map(|k| match k.values() {
+                    [Value::Int(v)] => (*v, k.bound),
+                    _ => (0, k.bound),
+                })
+                .collect();
+            let (first, second) = if desc == 0 { (1, 2) } else { (2, 1) };
+            assert_eq!(
+                order,
+                [
+                    (first, Bound::Before),
+                    (first, Bound::Exact),
+                    (first, Bound::After),
+                    (second, Bound::Before),
+                    (second, Bound::Exact),
+                    (second, Bound::After),
+                ]
+            );
+        }
     }
 
     #[test]
