@@ -22,7 +22,7 @@ use super::keyword::Keyword;
 use super::lexer::{Token, TokenKind};
 use super::span::Span;
 use crate::error::Error;
-use input::{Class, CustomError, Expected, ExpectedSet, PResult, Tokens, Tracker};
+use input::{Class, CustomError, Expected, ExpectedSet, PResult, Shared, Tokens, Tracker};
 
 /// How deeply brackets, type parameters and chained type hints may nest.
 /// Deeper input is refused with a clear error instead of exhausting the stack.
@@ -129,7 +129,12 @@ fn parse_tokens_with_nesting(
     }
     nesting::check(text, tokens, max_nesting)?;
     let tracker = Tracker::default();
-    let input = Tokens::new(tokens, text, &tracker);
+    let shared = Shared {
+        all: tokens,
+        source: text,
+        tracker: &tracker,
+    };
+    let input = Tokens::new(&shared);
     match statement(input) {
         Ok((rest, statement)) => {
             let mut rest = rest;
@@ -263,7 +268,12 @@ fn reads_further_as_name(text: &str, tokens: &[Token], position: usize) -> bool 
     let mut renamed = tokens.to_vec();
     renamed[position].kind = TokenKind::Ident;
     let tracker = Tracker::default();
-    let reached = match statement(Tokens::new(&renamed, text, &tracker)) {
+    let shared = Shared {
+        all: &renamed,
+        source: text,
+        tracker: &tracker,
+    };
+    let reached = match statement(Tokens::new(&shared)) {
         Ok((rest, _)) => rest.start.max(tracker.furthest().0),
         Err(_) => tracker.furthest().0,
     };
