@@ -801,7 +801,13 @@ mod tests {
             let mixed: String = spelling
                 .chars()
                 .enumerate()
-                .map(|(i, c)| if i % 2 == 0 { c } else { c.to_ascii_lowercase() })
+                .map(|(i, c)| {
+                    if i % 2 == 0 {
+                        c
+                    } else {
+                        c.to_ascii_lowercase()
+                    }
+                })
                 .collect();
             for word in [spelling, lower.as_str(), mixed.as_str()] {
                 assert_eq!(Keyword::lookup(word), Some(keyword), "{word}");

@@ -222,7 +222,9 @@ impl<'a> Tokens<'a> {
 
     /// The kind of the token `n` places ahead.
     pub(crate) fn peek_kind_at(&self, n: usize) -> Option<TokenKind> {
-        self.shared.all[..self.end].get(self.start + n).map(|t| t.kind)
+        self.shared.all[..self.end]
+            .get(self.start + n)
+            .map(|t| t.kind)
     }
 
     /// The kind of the next token.
@@ -397,7 +399,9 @@ impl<'a> nom::Input for Tokens<'a> {
     where
         P: Fn(Self::Item) -> bool,
     {
-        self.shared.all[self.start..self.end].iter().position(predicate)
+        self.shared.all[self.start..self.end]
+            .iter()
+            .position(predicate)
     }
 
     fn iter_elements(&self) -> Self::Iter {
