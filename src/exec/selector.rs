@@ -459,8 +459,8 @@ impl<'t> Compiler<'t, '_, '_, '_> {
                 SubSelection::Slice(from, to),
                 DataType::Map { key: kt, .. } | DataType::Set { element: kt, .. },
             ) => {
-                let mut bound = |t: &Option<Term>| -> Result<Option<Value>, Error> {
-                    t.as_ref()
+                let mut bound = |t: &Option<Box<Term>>| -> Result<Option<Value>, Error> {
+                    t.as_deref()
                         .map(|t| eval_term(t, kt, "key", self.binds, self.fcx))
                         .transpose()
                 };
@@ -553,8 +553,8 @@ pub(crate) fn header(selector: &Selector) -> String {
             SubSelection::Slice(a, b) => format!(
                 "{}[{}..{}]",
                 header(selector),
-                a.as_ref().map(term_text).unwrap_or_default(),
-                b.as_ref().map(term_text).unwrap_or_default()
+                a.as_deref().map(term_text).unwrap_or_default(),
+                b.as_deref().map(term_text).unwrap_or_default()
             ),
         },
         SelectorKind::TypeHint { selector, .. } => header(selector),

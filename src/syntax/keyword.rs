@@ -551,174 +551,290 @@ impl Keyword {
 
     /// Looks a word up case-insensitively; `None` when it is not a keyword.
     pub fn lookup(word: &str) -> Option<Keyword> {
-        let mut buf = [0u8; 16];
         let bytes = word.as_bytes();
-        if bytes.len() > buf.len() {
+        if bytes.is_empty() || bytes.len() > LONGEST_SPELLING {
             return None;
         }
-        for (dst, src) in buf.iter_mut().zip(bytes) {
-            *dst = src.to_ascii_uppercase();
+        let mut slot = spelling_hash(bytes);
+        loop {
+            let (spelling, keyword) = *SPELLINGS.get(usize::from(SPELLING_TABLE[slot]))?;
+            if spelling.eq_ignore_ascii_case(word) {
+                return Some(keyword);
+            }
+            slot = (slot + 1) % TABLE_SLOTS;
         }
-        Some(match &buf[..bytes.len()] {
-            b"ADD" => Keyword::Add,
-            b"ALLOW" => Keyword::Allow,
-            b"ALTER" => Keyword::Alter,
-            b"AND" => Keyword::And,
-            b"APPLY" => Keyword::Apply,
-            b"ASC" => Keyword::Asc,
-            b"AUTHORIZE" => Keyword::Authorize,
-            b"BATCH" => Keyword::Batch,
-            b"BEGIN" => Keyword::Begin,
-            b"BY" => Keyword::By,
-            b"COLUMNFAMILY" => Keyword::Table,
-            b"CREATE" => Keyword::Create,
-            b"DELETE" => Keyword::Delete,
-            b"DESC" => Keyword::Desc,
-            b"DESCRIBE" => Keyword::Describe,
-            b"DROP" => Keyword::Drop,
-            b"ENTRIES" => Keyword::Entries,
-            b"EXECUTE" => Keyword::Execute,
-            b"FROM" => Keyword::From,
-            b"FULL" => Keyword::Full,
-            b"GRANT" => Keyword::Grant,
-            b"IF" => Keyword::If,
-            b"IN" => Keyword::In,
-            b"INDEX" => Keyword::Index,
-            b"INFINITY" => Keyword::Infinity,
-            b"INSERT" => Keyword::Insert,
-            b"INTO" => Keyword::Into,
-            b"IS" => Keyword::Is,
-            b"KEYSPACE" => Keyword::Keyspace,
-            b"LIMIT" => Keyword::Limit,
-            b"MATERIALIZED" => Keyword::Materialized,
-            b"MODIFY" => Keyword::Modify,
-            b"NAN" => Keyword::Nan,
-            b"NORECURSIVE" => Keyword::Norecursive,
-            b"NOT" => Keyword::Not,
-            b"NULL" => Keyword::Null,
-            b"OF" => Keyword::Of,
-            b"ON" => Keyword::On,
-            b"OR" => Keyword::Or,
-            b"ORDER" => Keyword::Order,
-            b"PRIMARY" => Keyword::Primary,
-            b"RENAME" => Keyword::Rename,
-            b"REVOKE" => Keyword::Revoke,
-            b"SCHEMA" => Keyword::Keyspace,
-            b"SELECT" => Keyword::Select,
-            b"SET" => Keyword::Set,
-            b"TABLE" => Keyword::Table,
-            b"TO" => Keyword::To,
-            b"TOKEN" => Keyword::Token,
-            b"TRUNCATE" => Keyword::Truncate,
-            b"UNLOGGED" => Keyword::Unlogged,
-            b"UPDATE" => Keyword::Update,
-            b"USE" => Keyword::Use,
-            b"USING" => Keyword::Using,
-            b"VIEW" => Keyword::View,
-            b"WHERE" => Keyword::Where,
-            b"WITH" => Keyword::With,
-            b"ACCESS" => Keyword::Access,
-            b"AGGREGATE" => Keyword::Aggregate,
-            b"AGGREGATES" => Keyword::Aggregates,
-            b"ALL" => Keyword::All,
-            b"ANN" => Keyword::Ann,
-            b"AS" => Keyword::As,
-            b"ASCII" => Keyword::Ascii,
-            b"BETWEEN" => Keyword::Between,
-            b"BIGINT" => Keyword::Bigint,
-            b"BLOB" => Keyword::Blob,
-            b"BOOLEAN" => Keyword::Boolean,
-            b"CALLED" => Keyword::Called,
-            b"CAST" => Keyword::Cast,
-            b"CIDRS" => Keyword::Cidrs,
-            b"CLUSTER" => Keyword::Cluster,
-            b"CLUSTERING" => Keyword::Clustering,
-            b"COLUMNFAMILIES" => Keyword::Tables,
-            b"COMPACT" => Keyword::Compact,
-            b"CONTAINS" => Keyword::Contains,
-            b"COUNT" => Keyword::Count,
-            b"COUNTER" => Keyword::Counter,
-            b"CUSTOM" => Keyword::Custom,
-            b"DATACENTERS" => Keyword::Datacenters,
-            b"DATE" => Keyword::Date,
-            b"DECIMAL" => Keyword::Decimal,
-            b"DEFAULT" => Keyword::Default,
-            b"DISTINCT" => Keyword::Distinct,
-            b"DOUBLE" => Keyword::Double,
-            b"DURATION" => Keyword::Duration,
-            b"EXISTS" => Keyword::Exists,
-            b"FILTERING" => Keyword::Filtering,
-            b"FINALFUNC" => Keyword::Finalfunc,
-            b"FLOAT" => Keyword::Float,
-            b"FROZEN" => Keyword::Frozen,
-            b"FUNCTION" => Keyword::Function,
-            b"FUNCTIONS" => Keyword::Functions,
-            b"GENERATED" => Keyword::Generated,
-            b"GROUP" => Keyword::Group,
-            b"HASHED" => Keyword::Hashed,
-            b"IDENTITY" => Keyword::Identity,
-            b"INDEXES" => Keyword::Indexes,
-            b"INET" => Keyword::Inet,
-            b"INITCOND" => Keyword::Initcond,
-            b"INPUT" => Keyword::Input,
-            b"INT" => Keyword::Int,
-            b"INTERNALS" => Keyword::Internals,
-            b"JSON" => Keyword::Json,
-            b"KEY" => Keyword::Key,
-            b"KEYS" => Keyword::Keys,
-            b"KEYSPACES" => Keyword::Keyspaces,
-            b"LANGUAGE" => Keyword::Language,
-            b"LIKE" => Keyword::Like,
-            b"LIST" => Keyword::List,
-            b"LOGIN" => Keyword::Login,
-            b"MAP" => Keyword::Map,
-            b"MASKED" => Keyword::Masked,
-            b"MAXWRITETIME" => Keyword::Maxwritetime,
-            b"MBEAN" => Keyword::Mbean,
-            b"MBEANS" => Keyword::Mbeans,
-            b"NOLOGIN" => Keyword::Nologin,
-            b"NOSUPERUSER" => Keyword::Nosuperuser,
-            b"ONLY" => Keyword::Only,
-            b"OPTIONS" => Keyword::Options,
-            b"PARTITION" => Keyword::Partition,
-            b"PASSWORD" => Keyword::Password,
-            b"PER" => Keyword::Per,
-            b"PERMISSION" => Keyword::Permission,
-            b"PERMISSIONS" => Keyword::Permissions,
-            b"REPLACE" => Keyword::Replace,
-            b"RETURNS" => Keyword::Returns,
-            b"ROLE" => Keyword::Role,
-            b"ROLES" => Keyword::Roles,
-            b"SELECT_MASKED" => Keyword::SelectMasked,
-            b"SFUNC" => Keyword::Sfunc,
-            b"SMALLINT" => Keyword::Smallint,
-            b"STATIC" => Keyword::Static,
-            b"STORAGE" => Keyword::Storage,
-            b"STYPE" => Keyword::Stype,
-            b"SUPERUSER" => Keyword::Superuser,
-            b"SUPERUSERS" => Keyword::Superusers,
-            b"TABLES" => Keyword::Tables,
-            b"TEXT" => Keyword::Text,
-            b"TIME" => Keyword::Time,
-            b"TIMESTAMP" => Keyword::Timestamp,
-            b"TIMEUUID" => Keyword::Timeuuid,
-            b"TINYINT" => Keyword::Tinyint,
-            b"TRIGGER" => Keyword::Trigger,
-            b"TTL" => Keyword::Ttl,
-            b"TUPLE" => Keyword::Tuple,
-            b"TYPE" => Keyword::Type,
-            b"TYPES" => Keyword::Types,
-            b"UNMASK" => Keyword::Unmask,
-            b"UNSET" => Keyword::Unset,
-            b"USER" => Keyword::User,
-            b"USERS" => Keyword::Users,
-            b"UUID" => Keyword::Uuid,
-            b"VALUES" => Keyword::Values,
-            b"VARCHAR" => Keyword::Varchar,
-            b"VARINT" => Keyword::Varint,
-            b"VECTOR" => Keyword::Vector,
-            b"WRITETIME" => Keyword::Writetime,
-            _ => return None,
-        })
+    }
+}
+
+/// Every spelling the lexer reads as a keyword, in upper case, with the
+/// keyword it stands for (`COLUMNFAMILY` is `TABLE`).
+const SPELLINGS: [(&str, Keyword); 158] = [
+    ("ADD", Keyword::Add),
+    ("ALLOW", Keyword::Allow),
+    ("ALTER", Keyword::Alter),
+    ("AND", Keyword::And),
+    ("APPLY", Keyword::Apply),
+    ("ASC", Keyword::Asc),
+    ("AUTHORIZE", Keyword::Authorize),
+    ("BATCH", Keyword::Batch),
+    ("BEGIN", Keyword::Begin),
+    ("BY", Keyword::By),
+    ("COLUMNFAMILY", Keyword::Table),
+    ("CREATE", Keyword::Create),
+    ("DELETE", Keyword::Delete),
+    ("DESC", Keyword::Desc),
+    ("DESCRIBE", Keyword::Describe),
+    ("DROP", Keyword::Drop),
+    ("ENTRIES", Keyword::Entries),
+    ("EXECUTE", Keyword::Execute),
+    ("FROM", Keyword::From),
+    ("FULL", Keyword::Full),
+    ("GRANT", Keyword::Grant),
+    ("IF", Keyword::If),
+    ("IN", Keyword::In),
+    ("INDEX", Keyword::Index),
+    ("INFINITY", Keyword::Infinity),
+    ("INSERT", Keyword::Insert),
+    ("INTO", Keyword::Into),
+    ("IS", Keyword::Is),
+    ("KEYSPACE", Keyword::Keyspace),
+    ("LIMIT", Keyword::Limit),
+    ("MATERIALIZED", Keyword::Materialized),
+    ("MODIFY", Keyword::Modify),
+    ("NAN", Keyword::Nan),
+    ("NORECURSIVE", Keyword::Norecursive),
+    ("NOT", Keyword::Not),
+    ("NULL", Keyword::Null),
+    ("OF", Keyword::Of),
+    ("ON", Keyword::On),
+    ("OR", Keyword::Or),
+    ("ORDER", Keyword::Order),
+    ("PRIMARY", Keyword::Primary),
+    ("RENAME", Keyword::Rename),
+    ("REVOKE", Keyword::Revoke),
+    ("SCHEMA", Keyword::Keyspace),
+    ("SELECT", Keyword::Select),
+    ("SET", Keyword::Set),
+    ("TABLE", Keyword::Table),
+    ("TO", Keyword::To),
+    ("TOKEN", Keyword::Token),
+    ("TRUNCATE", Keyword::Truncate),
+    ("UNLOGGED", Keyword::Unlogged),
+    ("UPDATE", Keyword::Update),
+    ("USE", Keyword::Use),
+    ("USING", Keyword::Using),
+    ("VIEW", Keyword::View),
+    ("WHERE", Keyword::Where),
+    ("WITH", Keyword::With),
+    ("ACCESS", Keyword::Access),
+    ("AGGREGATE", Keyword::Aggregate),
+    ("AGGREGATES", Keyword::Aggregates),
+    ("ALL", Keyword::All),
+    ("ANN", Keyword::Ann),
+    ("AS", Keyword::As),
+    ("ASCII", Keyword::Ascii),
+    ("BETWEEN", Keyword::Between),
+    ("BIGINT", Keyword::Bigint),
+    ("BLOB", Keyword::Blob),
+    ("BOOLEAN", Keyword::Boolean),
+    ("CALLED", Keyword::Called),
+    ("CAST", Keyword::Cast),
+    ("CIDRS", Keyword::Cidrs),
+    ("CLUSTER", Keyword::Cluster),
+    ("CLUSTERING", Keyword::Clustering),
+    ("COLUMNFAMILIES", Keyword::Tables),
+    ("COMPACT", Keyword::Compact),
+    ("CONTAINS", Keyword::Contains),
+    ("COUNT", Keyword::Count),
+    ("COUNTER", Keyword::Counter),
+    ("CUSTOM", Keyword::Custom),
+    ("DATACENTERS", Keyword::Datacenters),
+    ("DATE", Keyword::Date),
+    ("DECIMAL", Keyword::Decimal),
+    ("DEFAULT", Keyword::Default),
+    ("DISTINCT", Keyword::Distinct),
+    ("DOUBLE", Keyword::Double),
+    ("DURATION", Keyword::Duration),
+    ("EXISTS", Keyword::Exists),
+    ("FILTERING", Keyword::Filtering),
+    ("FINALFUNC", Keyword::Finalfunc),
+    ("FLOAT", Keyword::Float),
+    ("FROZEN", Keyword::Frozen),
+    ("FUNCTION", Keyword::Function),
+    ("FUNCTIONS", Keyword::Functions),
+    ("GENERATED", Keyword::Generated),
+    ("GROUP", Keyword::Group),
+    ("HASHED", Keyword::Hashed),
+    ("IDENTITY", Keyword::Identity),
+    ("INDEXES", Keyword::Indexes),
+    ("INET", Keyword::Inet),
+    ("INITCOND", Keyword::Initcond),
+    ("INPUT", Keyword::Input),
+    ("INT", Keyword::Int),
+    ("INTERNALS", Keyword::Internals),
+    ("JSON", Keyword::Json),
+    ("KEY", Keyword::Key),
+    ("KEYS", Keyword::Keys),
+    ("KEYSPACES", Keyword::Keyspaces),
+    ("LANGUAGE", Keyword::Language),
+    ("LIKE", Keyword::Like),
+    ("LIST", Keyword::List),
+    ("LOGIN", Keyword::Login),
+    ("MAP", Keyword::Map),
+    ("MASKED", Keyword::Masked),
+    ("MAXWRITETIME", Keyword::Maxwritetime),
+    ("MBEAN", Keyword::Mbean),
+    ("MBEANS", Keyword::Mbeans),
+    ("NOLOGIN", Keyword::Nologin),
+    ("NOSUPERUSER", Keyword::Nosuperuser),
+    ("ONLY", Keyword::Only),
+    ("OPTIONS", Keyword::Options),
+    ("PARTITION", Keyword::Partition),
+    ("PASSWORD", Keyword::Password),
+    ("PER", Keyword::Per),
+    ("PERMISSION", Keyword::Permission),
+    ("PERMISSIONS", Keyword::Permissions),
+    ("REPLACE", Keyword::Replace),
+    ("RETURNS", Keyword::Returns),
+    ("ROLE", Keyword::Role),
+    ("ROLES", Keyword::Roles),
+    ("SELECT_MASKED", Keyword::SelectMasked),
+    ("SFUNC", Keyword::Sfunc),
+    ("SMALLINT", Keyword::Smallint),
+    ("STATIC", Keyword::Static),
+    ("STORAGE", Keyword::Storage),
+    ("STYPE", Keyword::Stype),
+    ("SUPERUSER", Keyword::Superuser),
+    ("SUPERUSERS", Keyword::Superusers),
+    ("TABLES", Keyword::Tables),
+    ("TEXT", Keyword::Text),
+    ("TIME", Keyword::Time),
+    ("TIMESTAMP", Keyword::Timestamp),
+    ("TIMEUUID", Keyword::Timeuuid),
+    ("TINYINT", Keyword::Tinyint),
+    ("TRIGGER", Keyword::Trigger),
+    ("TTL", Keyword::Ttl),
+    ("TUPLE", Keyword::Tuple),
+    ("TYPE", Keyword::Type),
+    ("TYPES", Keyword::Types),
+    ("UNMASK", Keyword::Unmask),
+    ("UNSET", Keyword::Unset),
+    ("USER", Keyword::User),
+    ("USERS", Keyword::Users),
+    ("UUID", Keyword::Uuid),
+    ("VALUES", Keyword::Values),
+    ("VARCHAR", Keyword::Varchar),
+    ("VARINT", Keyword::Varint),
+    ("VECTOR", Keyword::Vector),
+    ("WRITETIME", Keyword::Writetime),
+];
+
+/// The length of the longest spelling: no longer word needs looking up.
+const LONGEST_SPELLING: usize = longest_spelling();
+
+const fn longest_spelling() -> usize {
+    let mut longest = 0;
+    let mut i = 0;
+    while i < SPELLINGS.len() {
+        if SPELLINGS[i].0.len() > longest {
+            longest = SPELLINGS[i].0.len();
+        }
+        i += 1;
+    }
+    longest
+}
+
+/// Slots in [`SPELLING_TABLE`]: about three per spelling, so that most
+/// probes end at the first slot.
+const TABLE_SLOTS: usize = 512;
+
+/// An open-addressing table of indexes into [`SPELLINGS`] (an index past
+/// its end marks a free slot), built at compile time: a lookup hashes the
+/// word and usually compares it with one spelling at most, where a `match`
+/// on the upper-cased word compared it with every spelling of its length.
+const SPELLING_TABLE: [u8; TABLE_SLOTS] = spelling_table();
+
+/// A hash of a word that ignores ASCII case: its length and its first,
+/// second and last bytes with the case bit cleared, which tells the
+/// keywords apart well enough for linear probing. `bytes` is not empty.
+const fn spelling_hash(bytes: &[u8]) -> usize {
+    const CASE_BIT: u8 = 0x20;
+    let first = (bytes[0] & !CASE_BIT) as usize;
+    let second = if bytes.len() > 1 {
+        (bytes[1] & !CASE_BIT) as usize
+    } else {
+        0
+    };
+    let last = (bytes[bytes.len() - 1] & !CASE_BIT) as usize;
+    let mixed = bytes.len().wrapping_mul(0x9e37)
+        ^ first.wrapping_mul(0x2d1b)
+        ^ second.wrapping_mul(0x85eb)
+        ^ last.wrapping_mul(0xc2b2);
+    (mixed ^ (mixed >> 9)) % TABLE_SLOTS
+}
+
+// A slot holds a spelling's index in a byte, with one value left for "free".
+const _: () = assert!(SPELLINGS.len() < u8::MAX as usize && SPELLINGS.len() < TABLE_SLOTS);
+
+const fn spelling_table() -> [u8; TABLE_SLOTS] {
+    let mut table = [SPELLINGS.len() as u8; TABLE_SLOTS];
+    let mut i = 0;
+    while i < SPELLINGS.len() {
+        let mut slot = spelling_hash(SPELLINGS[i].0.as_bytes());
+        while (table[slot] as usize) < SPELLINGS.len() {
+            slot = (slot + 1) % TABLE_SLOTS;
+        }
+        table[slot] = i as u8;
+        i += 1;
+    }
+    table
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_spelling_is_found_in_any_case() {
+        for (spelling, keyword) in SPELLINGS {
+            let lower = spelling.to_ascii_lowercase();
+            let mixed: String = spelling
+                .chars()
+                .enumerate()
+                .map(|(i, c)| {
+                    if i % 2 == 0 {
+                        c
+                    } else {
+                        c.to_ascii_lowercase()
+                    }
+                })
+                .collect();
+            for word in [spelling, lower.as_str(), mixed.as_str()] {
+                assert_eq!(Keyword::lookup(word), Some(keyword), "{word}");
+            }
+        }
+    }
+
+    #[test]
+    fn other_words_are_not_keywords() {
+        for (spelling, _) in SPELLINGS {
+            for word in [&spelling[..spelling.len() - 1], &format!("{spelling}S")] {
+                let expected = SPELLINGS
+                    .iter()
+                    .find(|(s, _)| s.eq_ignore_ascii_case(word))
+                    .map(|(_, k)| *k);
+                assert_eq!(Keyword::lookup(word), expected, "{word}");
+            }
+        }
+        for word in ["", "user_id", "select_", "SELECT1", "materializedview", "é"] {
+            assert_eq!(Keyword::lookup(word), None, "{word}");
+        }
+    }
+
+    #[test]
+    fn every_keyword_is_found_by_its_name() {
+        for keyword in Keyword::ALL {
+            assert_eq!(Keyword::lookup(keyword.as_str()), Some(*keyword));
+        }
     }
 }

@@ -400,9 +400,29 @@ fn classify_word(word: &str) -> TokenKind {
     TokenKind::Ident
 }
 
+/// The bytes that continue a word, `[A-Za-z0-9_]`, as a table: the quick
+/// path tests one per byte of every name and keyword.
+const WORD_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < table.len() {
+        table[b] = (b as u8).is_ascii_alphanumeric() || b as u8 == b'_';
+        b += 1;
+    }
+    table
+};
+
 /// An iterator over the tokens of a text, comments included.
+///
+/// The commonest tokens — names and keywords, strings, most punctuation —
+/// are read by hand, which is several times quicker than the generated
+/// scanner; anything else, and any word that a longer token might swallow,
+/// goes to the logos scanner, whose rules stay the definition of every
+/// token.
 pub struct Lexer<'a> {
-    raw: logos::Lexer<'a, Raw>,
+    source: &'a str,
+    /// Where the next token (or the white space before it) starts.
+    pos: usize,
     pending: Option<Token>,
 }
 
@@ -410,13 +430,87 @@ impl<'a> Lexer<'a> {
     /// Starts lexing `source` from its beginning.
     pub fn new(source: &'a str) -> Lexer<'a> {
         Lexer {
-            raw: Raw::lexer(source),
+            source,
+            pos: 0,
             pending: None,
         }
     }
 
+    /// Skips what the scanner's `skip` rule skips: spaces, tabs and line
+    /// breaks, nothing else.
+    fn skip_white_space(&mut self) {
+        let bytes = self.source.as_bytes();
+        while matches!(bytes.get(self.pos), Some(b' ' | b'\t' | b'\r' | b'\n')) {
+            self.pos += 1;
+        }
+    }
+
+    /// The token at `self.pos` if it is one of the common, unambiguous
+    /// shapes, as its kind and length; `None` sends it to the scanner.
+    fn quick(&self) -> Option<(TokenKind, usize)> {
+        let rest = &self.source.as_bytes()[self.pos..];
+        let single = |kind| Some((kind, 1));
+        let maybe_eq = |plain, with_eq| match rest.get(1) {
+            Some(b'=') => Some((with_eq, 2)),
+            _ => Some((plain, 1)),
+        };
+        match rest.first()? {
+            b'A'..=b'Z' | b'a'..=b'z' => self.quick_word(rest),
+            b'\'' => Some(quick_string(rest)),
+            b'(' => single(TokenKind::LParen),
+            b')' => single(TokenKind::RParen),
+            b',' => single(TokenKind::Comma),
+            b';' => single(TokenKind::Semicolon),
+            b'*' => single(TokenKind::Star),
+            b'[' => single(TokenKind::LBracket),
+            b']' => single(TokenKind::RBracket),
+            b'{' => single(TokenKind::LBrace),
+            b'}' => single(TokenKind::RBrace),
+            b':' => single(TokenKind::Colon),
+            b'?' => single(TokenKind::Question),
+            b'=' => single(TokenKind::Eq),
+            b'%' => single(TokenKind::Percent),
+            b'<' => maybe_eq(TokenKind::Lt, TokenKind::Le),
+            b'>' => maybe_eq(TokenKind::Gt, TokenKind::Ge),
+            b'+' => maybe_eq(TokenKind::Plus, TokenKind::PlusEq),
+            b'.' => match rest.get(1) {
+                Some(b'.') => Some((TokenKind::DotDot, 2)),
+                _ => single(TokenKind::Dot),
+            },
+            _ => None,
+        }
+    }
+
+    /// A word, unless a `-` follows it: only then can a longer token start
+    /// with it (a UUID such as `deadbeef-…`, a duration such as
+    /// `P0001-02-03T…`), and the scanner decides.
+    fn quick_word(&self, rest: &[u8]) -> Option<(TokenKind, usize)> {
+        let len = rest
+            .iter()
+            .position(|b| !WORD_BYTES[usize::from(*b)])
+            .unwrap_or(rest.len());
+        if rest.get(len) == Some(&b'-') {
+            return None;
+        }
+        let word = &self.source[self.pos..self.pos + len];
+        Some((classify_word(word), len))
+    }
+
+    /// The next token by the logos scanner, which knows every rule. Kept
+    /// out of line: the scanner is large, and inlined it would crowd the
+    /// registers of the quick path.
+    #[inline(never)]
+    fn scanned(&mut self) -> Option<Token> {
+        let mut raw = Raw::lexer(&self.source[self.pos..]);
+        let result = raw.next()?;
+        let found = raw.span();
+        let span = Span::new(self.pos + found.start, self.pos + found.end);
+        self.pos = span.end;
+        Some(self.token(result, span))
+    }
+
     fn token(&mut self, raw: Result<Raw, ()>, span: Span) -> Token {
-        let text = &self.raw.source()[span.range()];
+        let text = &self.source[span.range()];
         let kind = match raw {
             Err(()) => TokenKind::Invalid,
             Ok(Raw::Word) => classify_word(text),
@@ -498,9 +592,24 @@ impl Iterator for Lexer<'_> {
         if let Some(token) = self.pending.take() {
             return Some(token);
         }
-        let raw = self.raw.next()?;
-        let span: Span = self.raw.span().into();
-        Some(self.token(raw, span))
+        self.skip_white_space();
+        match self.quick() {
+            Some((kind, len)) => {
+                let span = Span::new(self.pos, self.pos + len);
+                self.pos = span.end;
+                Some(Token { kind, span })
+            }
+            None => self.scanned(),
+        }
+    }
+}
+
+/// A `'…'` string at the start of `rest`, closed or running to the end of
+/// the input, as the scanner's `quoted_string` callback reads it.
+fn quick_string(rest: &[u8]) -> (TokenKind, usize) {
+    match find_closing_quote(&rest[1..], b'\'') {
+        Some(end) => (TokenKind::String, end + 2),
+        None => (TokenKind::UnterminatedString, rest.len()),
     }
 }
 
@@ -624,5 +733,47 @@ mod tests {
     #[test]
     fn booleans_are_not_names() {
         assert_eq!(kinds("TRUE false"), vec![K::Boolean, K::Boolean]);
+    }
+
+    /// Every token as the logos scanner alone reads it: the definition the
+    /// hand-read shortcuts must agree with.
+    fn scanned_only(source: &str) -> Vec<Token> {
+        let mut lexer = Lexer::new(source);
+        let mut out = Vec::new();
+        while let Some(token) = lexer.pending.take().or_else(|| lexer.scanned()) {
+            out.push(token);
+        }
+        out
+    }
+
+    /// Pieces whose neighbours change how they lex: word characters that
+    /// start UUIDs and durations, quotes, doubled punctuation, comments.
+    fn piece() -> impl proptest::strategy::Strategy<Value = &'static str> {
+        proptest::sample::select(vec![
+            "a", "P", "e", "x", "Z", "_", "0", "1", "9", "-", "+", "=", "<", ">", "!", ".", ",",
+            ";", ":", "?", "*", "/", "%", "(", ")", "[", "]", "{", "}", "'", "\"", "$", "$$", " ",
+            "\t", "\n", "\r", "\u{c}", "µ", "é", "@", "select", "NaN", "true", "P1D", "deadbeef",
+            "-12", "1.5", "0x1f", "'it''s'", "--", "/*", "*/",
+        ])
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(4000))]
+
+        #[test]
+        fn shortcuts_read_every_token_as_the_scanner_does(
+            pieces in proptest::collection::vec(piece(), 0..24),
+        ) {
+            let text = pieces.concat();
+            proptest::prop_assert_eq!(tokenize(&text), scanned_only(&text), "{:?}", text);
+        }
+    }
+
+    #[test]
+    fn shortcuts_leave_uuids_and_iso_durations_to_the_scanner() {
+        let uuid = "deadbeef-e89b-12d3-a456-426614174000";
+        assert_eq!(kinds(uuid), vec![K::Uuid]);
+        assert_eq!(kinds("P0001-02-03T04:05:06"), vec![K::Duration]);
+        assert_eq!(tokenize("a-b"), scanned_only("a-b"));
     }
 }

@@ -42,7 +42,12 @@ fn relation_kind() -> BoxedStrategy<RelationKind> {
         1 => (ident(), any::<bool>(), value())
             .prop_map(|(column, key, value)| RelationKind::Contains { column, key, value }),
         1 => (ident(), value(), operator(), value()).prop_map(|(column, key, op, value)| {
-            RelationKind::MapEntry { column, key, op, value }
+            RelationKind::MapEntry {
+                column,
+                key: Box::new(key),
+                op,
+                value,
+            }
         }),
         1 => (columns(), operator(), tuple_or_marker(DEPTH - 1))
             .prop_map(|(columns, op, value)| RelationKind::MultiCompare { columns, op, value }),
@@ -189,7 +194,7 @@ pub fn insert() -> BoxedStrategy<Insert> {
 fn column_ref() -> BoxedStrategy<ColumnRef> {
     prop_oneof![
         3 => ident().prop_map(ColumnRef::Column),
-        1 => (ident(), term(DEPTH - 1)).prop_map(|(c, t)| ColumnRef::Element(c, t)),
+        1 => (ident(), term(DEPTH - 1)).prop_map(|(c, t)| ColumnRef::Element(c, Box::new(t))),
         1 => (ident(), ident()).prop_map(|(c, f)| ColumnRef::Field(c, f)),
     ]
     .boxed()

@@ -62,7 +62,7 @@ pub fn sub_selection() -> BoxedStrategy<SubSelection> {
     prop_oneof![
         term(0).prop_map(SubSelection::Element),
         (prop::option::of(term(0)), prop::option::of(term(0)))
-            .prop_map(|(from, to)| SubSelection::Slice(from, to)),
+            .prop_map(|(from, to)| SubSelection::Slice(from.map(Box::new), to.map(Box::new))),
         ident().prop_map(SubSelection::Field),
     ]
     .boxed()
@@ -114,7 +114,12 @@ fn primary(depth: u32) -> BoxedStrategy<Selector> {
             })
         }),
         2 => (function_name(), items(0))
-            .prop_map(|(name, args)| node(SelectorKind::Function { name, args })),
+            .prop_map(|(name, args)| {
+                node(SelectorKind::Function {
+                    name: Box::new(name),
+                    args,
+                })
+            }),
         1 => (cql_type(1), primary(depth - 1)).prop_map(|(ty, s)| {
             node(SelectorKind::TypeHint {
                 ty,

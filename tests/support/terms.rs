@@ -34,7 +34,7 @@ pub fn native_type() -> BoxedStrategy<NativeType> {
 pub fn cql_type(depth: u32) -> BoxedStrategy<CqlType> {
     let leaf = prop_oneof![
         4 => native_type().prop_map(CqlType::Native),
-        2 => qualified_name().prop_map(CqlType::Udt),
+        2 => qualified_name().prop_map(|name| CqlType::Udt(Box::new(name))),
         1 => literals::string().prop_map(CqlType::Custom),
     ];
     if depth == 0 {
@@ -115,7 +115,12 @@ pub fn simple_term(depth: u32) -> BoxedStrategy<Term> {
         // `()` is not a tuple.
         1 => items(1).prop_map(TermKind::Tuple).prop_map(node),
         1 => (function_name(), items(0))
-            .prop_map(|(name, args)| node(TermKind::FunctionCall { name, args })),
+            .prop_map(|(name, args)| {
+                node(TermKind::FunctionCall {
+                    name: Box::new(name),
+                    args,
+                })
+            }),
         1 => (cql_type(1), simple_term(depth - 1)).prop_map(|(ty, t)| {
             node(TermKind::TypeHint {
                 ty,

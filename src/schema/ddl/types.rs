@@ -131,11 +131,13 @@ fn raw_type_text(ty: &CqlType, keyspace: &str) -> String {
     fn qualify(ty: &CqlType, keyspace: &str) -> CqlType {
         let q = |t: &CqlType| Box::new(qualify(t, keyspace));
         match ty {
-            CqlType::Udt(name) if name.keyspace.is_none() => CqlType::Udt(QualifiedName {
-                keyspace: Some(Ident::new(keyspace)),
-                name: name.name.clone(),
-                span: name.span,
-            }),
+            CqlType::Udt(name) if name.keyspace.is_none() => {
+                CqlType::Udt(Box::new(QualifiedName {
+                    keyspace: Some(Ident::new(keyspace)),
+                    name: name.name.clone(),
+                    span: name.span,
+                }))
+            }
             CqlType::List(t) => CqlType::List(q(t)),
             CqlType::Set(t) => CqlType::Set(q(t)),
             CqlType::Frozen(t) => CqlType::Frozen(q(t)),

@@ -95,8 +95,9 @@ pub enum RelationKind {
     MapEntry {
         /// The map column.
         column: Ident,
-        /// The key.
-        key: Term,
+        /// The key; boxed, so that this rare form is no bigger than the
+        /// common `col op term`, which sets the size of every relation.
+        key: Box<Term>,
         /// The operator.
         op: Operator,
         /// The value.
@@ -254,8 +255,10 @@ pub struct Insert {
 pub enum ColumnRef {
     /// The whole column.
     Column(Ident),
-    /// `c[term]` — a list index or map key.
-    Element(Ident, Term),
+    /// `c[term]` — a list index or map key; boxed, as the term would
+    /// double the size of the whole-column form that nearly every
+    /// assignment and condition uses.
+    Element(Ident, Box<Term>),
     /// `c.field` — a UDT field.
     Field(Ident, Ident),
 }

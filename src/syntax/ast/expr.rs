@@ -140,8 +140,9 @@ pub enum TermKind {
     Udt(Vec<(Ident, Term)>),
     /// `f(a, b)`
     FunctionCall {
-        /// The function.
-        name: FunctionName,
+        /// The function; boxed, as a qualified name is twice the size of
+        /// any other term, and terms are moved around by value while parsing.
+        name: Box<FunctionName>,
         /// Its arguments.
         args: Vec<Term>,
     },
@@ -277,8 +278,10 @@ pub enum CqlType {
     Frozen(Box<CqlType>),
     /// `vector<T, n>`
     Vector(Box<CqlType>, u32),
-    /// A user-defined type, possibly keyspace-qualified.
-    Udt(QualifiedName),
+    /// A user-defined type, possibly keyspace-qualified. Boxed: the name is
+    /// three times the size of every other variant, and types sit inside
+    /// terms, selectors and column definitions, which it would all widen.
+    Udt(Box<QualifiedName>),
     /// `'org.example.MyType'` — a custom type class.
     Custom(String),
 }
@@ -288,8 +291,9 @@ pub enum CqlType {
 pub enum SubSelection {
     /// `[term]` — one element.
     Element(Term),
-    /// `[from..to]` — a slice; either end may be open.
-    Slice(Option<Term>, Option<Term>),
+    /// `[from..to]` — a slice; either end may be open. The bounds are
+    /// boxed so that the common `[term]` sets the size of the enum.
+    Slice(Option<Box<Term>>, Option<Box<Term>>),
     /// `.field` — a UDT field.
     Field(Ident),
 }
@@ -330,8 +334,9 @@ pub enum SelectorKind {
     },
     /// `f(a, b)` — including `token(k)` and `count(col)`.
     Function {
-        /// The function.
-        name: FunctionName,
+        /// The function; boxed for the same reason as in
+        /// [`TermKind::FunctionCall`].
+        name: Box<FunctionName>,
         /// Its arguments.
         args: Vec<Selector>,
     },

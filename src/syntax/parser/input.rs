@@ -186,35 +186,45 @@ impl Tracker {
     }
 }
 
-/// A window onto the statement's tokens (comments removed).
-#[derive(Clone, Copy)]
-pub(crate) struct Tokens<'a> {
+/// What every position in one parse shares: the statement's tokens
+/// (comments removed), the text they came from and the record of the
+/// furthest failure.
+pub(crate) struct Shared<'a> {
     pub(crate) all: &'a [Token],
-    pub(crate) start: usize,
-    pub(crate) end: usize,
     pub(crate) source: &'a str,
     pub(crate) tracker: &'a Tracker,
 }
 
+/// A window onto the statement's tokens. The shared parts sit behind one
+/// reference, so that this value, which every production takes and hands
+/// back, is three words long rather than seven.
+#[derive(Clone, Copy)]
+pub(crate) struct Tokens<'a> {
+    shared: &'a Shared<'a>,
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+}
+
 impl<'a> Tokens<'a> {
-    pub(crate) fn new(all: &'a [Token], source: &'a str, tracker: &'a Tracker) -> Tokens<'a> {
+    /// All the tokens of `shared`.
+    pub(crate) fn new(shared: &'a Shared<'a>) -> Tokens<'a> {
         Tokens {
-            all,
+            shared,
             start: 0,
-            end: all.len(),
-            source,
-            tracker,
+            end: shared.all.len(),
         }
     }
 
     /// The next token, if any.
     pub(crate) fn peek(&self) -> Option<&'a Token> {
-        self.all[..self.end].get(self.start)
+        self.shared.all[..self.end].get(self.start)
     }
 
     /// The kind of the token `n` places ahead.
     pub(crate) fn peek_kind_at(&self, n: usize) -> Option<TokenKind> {
-        self.all[..self.end].get(self.start + n).map(|t| t.kind)
+        self.shared.all[..self.end]
+            .get(self.start + n)
+            .map(|t| t.kind)
     }
 
     /// The kind of the next token.
@@ -232,18 +242,19 @@ impl<'a> Tokens<'a> {
 
     /// The text of a token.
     pub(crate) fn text(&self, token: &Token) -> &'a str {
-        &self.source[token.span.range()]
+        &self.shared.source[token.span.range()]
     }
 
     /// The span from the first token of `from` to the last token consumed
     /// before `self`.
     pub(crate) fn span_since(&self, from: Tokens<'_>) -> Span {
         let start = self
+            .shared
             .all
             .get(from.start)
-            .map_or(self.source.len(), |t| t.span.start);
+            .map_or(self.shared.source.len(), |t| t.span.start);
         let end = if self.start > from.start {
-            self.all[self.start - 1].span.end
+            self.shared.all[self.start - 1].span.end
         } else {
             start
         };
@@ -252,7 +263,7 @@ impl<'a> Tokens<'a> {
 
     /// Records that `set` was expected here and returns the failure.
     pub(crate) fn expected<T>(&self, set: ExpectedSet) -> PResult<'a, T> {
-        self.tracker.record(self.start, set);
+        self.shared.tracker.record(self.start, set);
         Err(nom::Err::Error(PError::default()))
     }
 
@@ -388,15 +399,17 @@ impl<'a> nom::Input for Tokens<'a> {
     where
         P: Fn(Self::Item) -> bool,
     {
-        self.all[self.start..self.end].iter().position(predicate)
+        self.shared.all[self.start..self.end]
+            .iter()
+            .position(predicate)
     }
 
     fn iter_elements(&self) -> Self::Iter {
-        self.all[self.start..self.end].iter()
+        self.shared.all[self.start..self.end].iter()
     }
 
     fn iter_indices(&self) -> Self::IterIndices {
-        self.all[self.start..self.end].iter().enumerate()
+        self.shared.all[self.start..self.end].iter().enumerate()
     }
 
     fn slice_index(&self, count: usize) -> Result<usize, Needed> {

@@ -15,12 +15,14 @@ mod schema;
 mod select;
 mod term;
 
+use std::cell::Cell;
+
 use super::ast::Statement;
 use super::keyword::Keyword;
 use super::lexer::{Token, TokenKind};
 use super::span::Span;
 use crate::error::Error;
-use input::{Class, CustomError, Expected, ExpectedSet, PResult, Tokens, Tracker};
+use input::{Class, CustomError, Expected, ExpectedSet, PResult, Shared, Tokens, Tracker};
 
 /// How deeply brackets, type parameters and chained type hints may nest.
 /// Deeper input is refused with a clear error instead of exhausting the stack.
@@ -70,18 +72,30 @@ fn statement(i: Tokens<'_>) -> PResult<'_, Statement> {
     }
 }
 
-/// The tokens the parser reads: everything but complete comments. A
-/// comment left open is kept so that [`lexical_error`] reports it, as
-/// Cassandra's lexer does, instead of it silently swallowing the rest.
-fn significant_tokens(text: &str) -> Vec<Token> {
-    // Statements average a token every five or six bytes: sizing the vector
-    // up front saves the repeated doubling of a collect from a filter.
-    let mut tokens = Vec::with_capacity(text.len() / 5 + 4);
-    tokens.extend(
-        super::lexer::Lexer::new(text)
-            .filter(|t| !matches!(t.kind, TokenKind::LineComment | TokenKind::BlockComment)),
-    );
-    tokens
+/// Fills `tokens` with the tokens the parser reads: everything but complete
+/// comments. A comment left open is kept so that [`lexical_error`] reports
+/// it, as Cassandra's lexer does, instead of it silently swallowing the rest.
+fn significant_tokens(text: &str, tokens: &mut Vec<Token>) {
+    // Statements average a token every five or six bytes: reserving up
+    // front saves the repeated doubling of pushing one by one.
+    tokens.reserve(text.len() / 5 + 4);
+    for token in super::lexer::Lexer::new(text) {
+        if !matches!(token.kind, TokenKind::LineComment | TokenKind::BlockComment) {
+            tokens.push(token);
+        }
+    }
+}
+
+/// A token buffer kept beyond this size is given back to the allocator
+/// rather than kept for the next statement, so that one huge statement
+/// does not pin its memory for the life of the thread.
+const KEPT_TOKEN_CAPACITY: usize = 4096;
+
+thread_local! {
+    /// Each thread's token buffer, reused from one statement to the next: a
+    /// statement's tokens take a kilobyte or more, and a fresh allocation
+    /// of that size per statement costs as much as lexing a short one.
+    static TOKEN_BUFFER: Cell<Vec<Token>> = const { Cell::new(Vec::new()) };
 }
 
 /// Parses one statement. Trailing `;` are allowed; anything else after the
@@ -93,8 +107,16 @@ pub fn parse_statement(text: &str) -> Result<Statement, Error> {
 /// Parses one statement whose brackets and type hints may nest at most
 /// `max_nesting` levels (at most [`MAX_NESTING`]; see `[limits]`).
 pub fn parse_statement_with_nesting(text: &str, max_nesting: usize) -> Result<Statement, Error> {
-    let tokens = significant_tokens(text);
-    parse_tokens_with_nesting(text, &tokens, max_nesting.min(MAX_NESTING))
+    // Taken rather than borrowed: a parse that somehow started another on
+    // the same thread would find an empty buffer, not a borrowed one.
+    let mut tokens = TOKEN_BUFFER.take();
+    significant_tokens(text, &mut tokens);
+    let result = parse_tokens_with_nesting(text, &tokens, max_nesting.min(MAX_NESTING));
+    if tokens.capacity() <= KEPT_TOKEN_CAPACITY {
+        tokens.clear();
+        TOKEN_BUFFER.set(tokens);
+    }
+    result
 }
 
 fn parse_tokens_with_nesting(
@@ -107,7 +129,12 @@ fn parse_tokens_with_nesting(
     }
     nesting::check(text, tokens, max_nesting)?;
     let tracker = Tracker::default();
-    let input = Tokens::new(tokens, text, &tracker);
+    let shared = Shared {
+        all: tokens,
+        source: text,
+        tracker: &tracker,
+    };
+    let input = Tokens::new(&shared);
     match statement(input) {
         Ok((rest, statement)) => {
             let mut rest = rest;
@@ -241,7 +268,12 @@ fn reads_further_as_name(text: &str, tokens: &[Token], position: usize) -> bool 
     let mut renamed = tokens.to_vec();
     renamed[position].kind = TokenKind::Ident;
     let tracker = Tracker::default();
-    let reached = match statement(Tokens::new(&renamed, text, &tracker)) {
+    let shared = Shared {
+        all: &renamed,
+        source: text,
+        tracker: &tracker,
+    };
+    let reached = match statement(Tokens::new(&shared)) {
         Ok((rest, _)) => rest.start.max(tracker.furthest().0),
         Err(_) => tracker.furthest().0,
     };

@@ -145,7 +145,7 @@ fn column_ref(i: Tokens<'_>) -> PResult<'_, ColumnRef> {
             let (i, _) = tok(TokenKind::LBracket)(i)?;
             let (i, element) = term(i)?;
             let (i, _) = tok(TokenKind::RBracket)(i)?;
-            Ok((i, ColumnRef::Element(column, element)))
+            Ok((i, ColumnRef::Element(column, Box::new(element))))
         }
         Some(TokenKind::Dot) => {
             let (i, field) = name(i.advance(1))?;

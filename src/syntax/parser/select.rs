@@ -278,7 +278,7 @@ pub(crate) fn sub_element(i: Tokens<'_>) -> PResult<'_, SubSelection> {
     if let Ok((i, _)) = tok(TokenKind::DotDot)(i) {
         let (i, to) = opt(term).parse(i)?;
         let (i, _) = tok(TokenKind::RBracket)(i)?;
-        return Ok((i, SubSelection::Slice(from, to)));
+        return Ok((i, SubSelection::Slice(from.map(Box::new), to.map(Box::new))));
     }
     let Some(element) = from else {
         return i.expected_class(Class::Term);
@@ -320,6 +320,7 @@ fn selector_primary(i: Tokens<'_>) -> PResult<'_, Selector> {
             let (i, _) = tok(TokenKind::LParen)(i)?;
             let (i, args) = separated_list0(tok(TokenKind::Comma), selector).parse(i)?;
             let (i, _) = tok(TokenKind::RParen)(i)?;
+            let name = Box::new(name);
             (i, SelectorKind::Function { name, args })
         }
         k if is_name_token(k) => map(name, SelectorKind::Column).parse(i)?,
@@ -564,7 +565,7 @@ fn single_column_relation(i: Tokens<'_>) -> PResult<'_, RelationKind> {
                 i,
                 RelationKind::MapEntry {
                     column,
-                    key,
+                    key: Box::new(key),
                     op,
                     value,
                 },

@@ -220,7 +220,13 @@ fn function_call(i: Tokens<'_>) -> PResult<'_, TermKind> {
     let (i, _) = tok(TokenKind::LParen)(i)?;
     let (i, args) = separated_list0(tok(TokenKind::Comma), term).parse(i)?;
     let (i, _) = tok(TokenKind::RParen)(i)?;
-    Ok((i, TermKind::FunctionCall { name, args }))
+    Ok((
+        i,
+        TermKind::FunctionCall {
+            name: Box::new(name),
+            args,
+        },
+    ))
 }
 
 fn cast(i: Tokens<'_>) -> PResult<'_, TermKind> {
@@ -432,7 +438,7 @@ fn simple_type(i: Tokens<'_>) -> PResult<'_, CqlType> {
     }
     if is_name_token(i.peek_kind()) {
         let (rest, name): (_, QualifiedName) = qualified_name(i)?;
-        return Ok((rest, CqlType::Udt(name)));
+        return Ok((rest, CqlType::Udt(Box::new(name))));
     }
     i.expected_class(Class::Type)
 }

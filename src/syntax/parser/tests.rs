@@ -1019,10 +1019,10 @@ mod ambiguities {
             panic!("not a sub-selection");
         };
         let bound = |t: &str| {
-            Some(Term {
+            Some(Box::new(Term {
                 kind: int(t),
                 span: Default::default(),
-            })
+            }))
         };
         assert_eq!(sub, SubSelection::Slice(bound("1"), bound("3")));
         assert_canonical("SELECT m[1..3] FROM t", "SELECT m[1..3] FROM t");
