@@ -190,6 +190,12 @@ pub(crate) fn conform(value: &Value, ty: &DataType, column: &str) -> Result<Valu
     })
 }
 
+/// Whether `value` is already a value of `ty`: then [`conform`] gives it
+/// back unchanged, and a caller may borrow it instead.
+pub(crate) fn fits(value: &Value, ty: &DataType) -> bool {
+    value_fits(value, ty)
+}
+
 fn value_fits(value: &Value, ty: &DataType) -> bool {
     use crate::syntax::ast::NativeType as N;
     match (value, ty) {

@@ -9,6 +9,7 @@ pub(crate) mod aggregate;
 mod bind;
 mod call;
 pub(crate) mod compiled;
+pub(crate) mod compiled_insert;
 mod conditions;
 pub(crate) mod functions;
 pub(crate) mod json_insert;
@@ -35,6 +36,14 @@ use crate::storage::Store;
 use crate::syntax::ast::{Batch, BatchKind, BatchStatement, Statement};
 
 use write::WriteEnv;
+
+/// A prepared statement compiled for its common executions: what
+/// [`compiled`] and [`compiled_insert`] make of the statements they serve.
+#[derive(Debug)]
+pub(crate) enum Compiled {
+    Select(compiled::CompiledSelect),
+    Insert(compiled_insert::CompiledInsert),
+}
 
 /// A write statement, alone or inside a batch, borrowed from its AST.
 #[derive(Debug, Clone, Copy)]

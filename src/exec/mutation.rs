@@ -7,6 +7,7 @@ use std::ops::Bound as StdBound;
 use crate::schema::Table;
 use crate::storage::{
     Cell, ClusteringKey, Liveness, Partition, PartitionPosition, RangeDeletion, Row, Slot, Store,
+    TableData,
 };
 use crate::types::Value;
 
@@ -108,19 +109,72 @@ impl Mutation<'_> {
 pub(crate) fn apply(store: &mut Store, mutations: Vec<Mutation<'_>>, now_secs: i64) {
     for m in mutations {
         let data = store.table_mut_in(&m.table.keyspace, &m.table.name);
-        match data.partitions.get_mut(&m.position) {
-            Some(partition) => {
-                apply_ops(partition, m.ops, now_secs);
-                if !partition_has_content(partition) {
-                    data.partitions.remove(&m.position);
-                }
+        let (key, ops) = (m.key, m.ops);
+        in_partition(
+            data,
+            m.position,
+            || key.into_boxed_slice(),
+            |partition| apply_ops(partition, ops, now_secs),
+        );
+    }
+}
+
+/// One row's liveness then cells, in slots already allocated: the
+/// mutation of a plain INSERT, without its operations built one by one.
+pub(crate) struct RowWrite<I> {
+    /// The row's clustering key.
+    pub(crate) key: ClusteringKey,
+    /// Its row marker.
+    pub(crate) liveness: Liveness,
+    /// Each cell and its slot, in the order they are written.
+    pub(crate) cells: I,
+    /// One past the highest slot written: what a new row reserves.
+    pub(crate) width: usize,
+}
+
+/// Applies `row` to the partition at `position` (made for partition key
+/// `key` if absent) exactly as [`apply`] applies the equivalent
+/// [`Op::Liveness`] and [`Op::Cell`]s.
+pub(crate) fn apply_row(
+    data: &mut TableData,
+    position: PartitionPosition,
+    key: impl FnOnce() -> Box<[Value]>,
+    row: RowWrite<impl Iterator<Item = (usize, Cell)>>,
+    now_secs: i64,
+) {
+    in_partition(data, position, key, |partition| {
+        let floor = partition.floor(Some(&row.key));
+        let target = partition.row_mut(row.key);
+        if target.cells.is_empty() {
+            target.cells.reserve_exact(row.width);
+        }
+        target.write_liveness(row.liveness, floor);
+        for (slot, cell) in row.cells {
+            target.write_cell(slot, cell, floor, now_secs);
+        }
+    });
+}
+
+/// Runs `write` on the partition at `position` — a new one for `key` if
+/// there is none — and keeps the partition only if it has content left.
+fn in_partition(
+    data: &mut TableData,
+    position: PartitionPosition,
+    key: impl FnOnce() -> Box<[Value]>,
+    write: impl FnOnce(&mut Partition),
+) {
+    match data.partitions.get_mut(&position) {
+        Some(partition) => {
+            write(partition);
+            if !partition_has_content(partition) {
+                data.partitions.remove(&position);
             }
-            None => {
-                let mut partition = Partition::new(m.key.into_boxed_slice());
-                apply_ops(&mut partition, m.ops, now_secs);
-                if partition_has_content(&partition) {
-                    data.partitions.insert(m.position, partition);
-                }
+        }
+        None => {
+            let mut partition = Partition::new(key());
+            write(&mut partition);
+            if partition_has_content(&partition) {
+                data.partitions.insert(position, partition);
             }
         }
     }

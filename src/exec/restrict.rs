@@ -353,8 +353,8 @@ fn token_value(
 }
 
 /// The Murmur3 token and serialized key of a partition key.
-pub(crate) fn partition_position(
-    key: &[Value],
+pub(crate) fn partition_position<V: std::borrow::Borrow<Value>>(
+    key: &[V],
 ) -> Result<crate::storage::PartitionPosition, Error> {
     let bytes = compose_key(key)?;
     if key.len() == 1 && bytes.is_empty() {
@@ -370,16 +370,16 @@ pub(crate) fn partition_position(
 
 /// The bytes of a partition key as `compose_partition_key` lays them out,
 /// composed in one buffer.
-fn compose_key(key: &[Value]) -> Result<Vec<u8>, Error> {
+fn compose_key<V: std::borrow::Borrow<Value>>(key: &[V]) -> Result<Vec<u8>, Error> {
     let mut out = Vec::with_capacity(24 * key.len());
     if let [only] = key {
-        only.serialize_into(&mut out)?;
+        only.borrow().serialize_into(&mut out)?;
         return Ok(out);
     }
     for part in key {
         let at = out.len();
         out.extend_from_slice(&[0, 0]);
-        part.serialize_into(&mut out)?;
+        part.borrow().serialize_into(&mut out)?;
         // A longer part makes the whole key too long, which the caller refuses.
         let len = (out.len() - at - 2).min(usize::from(u16::MAX)) as u16;
         out[at..at + 2].copy_from_slice(&len.to_be_bytes());

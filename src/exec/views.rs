@@ -39,7 +39,7 @@ pub(crate) fn views_of(ctx: &PlanContext, base: &str) -> Vec<String> {
 
 /// Whether table `base` has views: asked for every write, and almost
 /// always no, so it names nothing on the heap.
-fn has_views(ctx: &PlanContext, base: &Table) -> bool {
+pub(crate) fn has_views(ctx: &PlanContext, base: &Table) -> bool {
     ctx.catalog.keyspace(&base.keyspace).is_some_and(|ks| {
         ks.tables
             .values()

@@ -311,7 +311,7 @@ fn write_value(
     env: &mut WriteEnv<'_, '_>,
     ops: &mut Vec<Op>,
 ) -> Result<(), Error> {
-    check_collection_size(&value, column, env.limits.collection_size)?;
+    check_collection_size(&value, &column.name, env.limits.collection_size)?;
     let slot = slot(env.data, table, column)?;
     if is_collection_cells(&column.data_type) {
         ops.push(Op::DeleteCollection {
@@ -331,8 +331,13 @@ fn write_value(
     Ok(())
 }
 
-/// Refuses a collection value with more elements than `[limits]` allows.
-fn check_collection_size(value: &Value, column: &Column, limit: usize) -> Result<(), Error> {
+/// Refuses a collection value for `column` with more elements than
+/// `[limits]` allows.
+pub(super) fn check_collection_size(
+    value: &Value,
+    column: &str,
+    limit: usize,
+) -> Result<(), Error> {
     let count = match value {
         Value::List(items) | Value::Set(items) | Value::Vector(items) => items.len(),
         Value::Map(entries) => entries.len(),
@@ -340,8 +345,7 @@ fn check_collection_size(value: &Value, column: &Column, limit: usize) -> Result
     };
     if count > limit {
         return Err(Error::invalid(format!(
-            "Collection value of column {} has {count} elements, more than the limit of {limit} ([limits] collection_size)",
-            column.name
+            "Collection value of column {column} has {count} elements, more than the limit of {limit} ([limits] collection_size)"
         )));
     }
     Ok(())
@@ -746,7 +750,7 @@ fn apply_operation(
         (ty, _) => ty.clone(),
     };
     let v = eval_term(value, &ty, &column.name, env.binds, env.fcx)?;
-    check_collection_size(&v, column, env.limits.collection_size)?;
+    check_collection_size(&v, &column.name, env.limits.collection_size)?;
     match (&column.data_type, op, v) {
         (DataType::Native(NativeType::Counter), _, Value::Null) => {
             return Err(Error::invalid("Invalid null value for counter increment"))

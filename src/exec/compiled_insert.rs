@@ -1,0 +1,270 @@
+//! Prepared INSERTs of bind values, compiled once.
+//!
+//! Loading data is mostly one prepared `INSERT INTO t (…) VALUES (?, …)`
+//! run again and again. The general path redoes, on every execution, work
+//! that depends only on the statement: resolving the table and every
+//! column by name, evaluating each term, finding storage slots, building
+//! one operation per cell (each with its own copy of the clustering key)
+//! and checking for views. A [`CompiledInsert`] does that work once, when
+//! the statement's plan is made; each execution conforms its bind values
+//! and writes the row with the storage calls [`super::mutation::apply`]
+//! makes.
+//!
+//! It runs in two steps so that declining costs nothing: [`CompiledInsert::bind`]
+//! checks and converts the values, and declines (`None`) on anything out of
+//! the ordinary — a null or empty key, a mistyped value, a key or
+//! collection too large — before the session takes a write timestamp; the
+//! general path then gives Cassandra's answer or error, consuming the
+//! timestamp itself. [`CompiledInsert::write`] cannot fail.
+
+use std::borrow::{Borrow, Cow};
+use std::sync::Arc;
+
+use crate::planner::{Plan, PlanContext};
+use crate::schema::{ColumnKind, Table};
+use crate::storage::{
+    Cell, ClusteringKey, Expiry, KeyValues, Liveness, PartitionPosition, Store, TableData,
+};
+use crate::syntax::ast::{Insert, InsertSource, Term, TermKind};
+use crate::types::{DataType, Value};
+
+use super::bind;
+use super::mutation::{self, RowWrite};
+use super::restrict;
+use super::result::ResultSet;
+use super::write;
+
+/// An INSERT of bind values into plain columns, with everything that
+/// depends only on the statement and the schema resolved.
+#[derive(Debug)]
+pub(crate) struct CompiledInsert {
+    keyspace: String,
+    table: String,
+    /// The bind value of each partition key column, in key order.
+    partition_key: Vec<Part>,
+    /// The bind value of each clustering column, in clustering order.
+    clustering: Vec<Part>,
+    /// The regular columns written, in the statement's order (the order
+    /// the general path writes their cells in).
+    cells: Vec<Part>,
+    /// Which clustering columns are DESC.
+    descending: u32,
+    /// The table's `default_time_to_live`, as [`write::stamp`] reads it.
+    ttl: i32,
+    /// One past the highest slot written: the room a new row reserves.
+    width: usize,
+}
+
+/// A column written from one bind value.
+#[derive(Debug)]
+struct Part {
+    /// The bind value's index.
+    bind: usize,
+    /// The column's name and type, for [`bind::conform`].
+    name: String,
+    data_type: DataType,
+    /// The storage slot of a regular column (unused for key columns).
+    slot: usize,
+}
+
+/// One execution's values, checked and converted: all that is left is to
+/// write them.
+pub(crate) struct BoundRow<'v> {
+    key: Vec<Cow<'v, Value>>,
+    position: PartitionPosition,
+    clustering: KeyValues,
+    /// Each regular column's slot and value (`Null` for a tombstone).
+    cells: Vec<(usize, Value)>,
+}
+
+/// Compiles `insert` if it is a plain INSERT of bind values this module
+/// writes exactly as the general path; `offsets` are the byte offsets of
+/// its markers (see [`bind::marker_offsets`]).
+pub(crate) fn compile_insert(
+    ctx: &PlanContext,
+    store: &Store,
+    insert: &Insert,
+    offsets: &[usize],
+) -> Option<CompiledInsert> {
+    // USING and IF NOT EXISTS need evaluation or a read per execution;
+    // JSON needs parsing.
+    if insert.if_not_exists || !insert.using.is_empty() {
+        return None;
+    }
+    let InsertSource::Values { columns, values } = &insert.source else {
+        return None;
+    };
+    let table = ctx
+        .catalog
+        .resolve_table(ctx.keyspace.as_deref(), &insert.table)
+        .ok()?;
+    if !plain_table(ctx, table) || columns.len() != values.len() {
+        return None;
+    }
+    let data = store.table_in(&table.keyspace, &table.name)?;
+    let mut partition_key: Vec<Option<Part>> = table.partition_key.iter().map(|_| None).collect();
+    let mut clustering: Vec<Option<Part>> = table.clustering.iter().map(|_| None).collect();
+    let mut cells = Vec::with_capacity(columns.len());
+    for (name, term) in columns.iter().zip(values) {
+        let index = table.columns.get_index_of(&name.name)?;
+        let column = &table.columns[index];
+        let mut part = Part {
+            bind: marker_index(term, offsets)?,
+            name: column.name.clone(),
+            data_type: column.data_type.clone(),
+            slot: 0,
+        };
+        let pinned = match column.kind {
+            ColumnKind::PartitionKey(i) => partition_key.get_mut(i)?,
+            ColumnKind::Clustering(i, _) => clustering.get_mut(i)?,
+            // A non-frozen collection is written element by element, a
+            // static column into the partition's static row.
+            ColumnKind::Regular if !write::is_collection_cells(&column.data_type) => {
+                part.slot = data.slot(&column.name)?;
+                if cells.iter().any(|c: &Part| c.slot == part.slot) {
+                    return None;
+                }
+                cells.push(part);
+                continue;
+            }
+            _ => return None,
+        };
+        if pinned.replace(part).is_some() {
+            return None;
+        }
+    }
+    let ttl = i32::try_from(table.default_ttl()).unwrap_or(i32::MAX);
+    let width = cells.iter().map(|c| c.slot + 1).max().unwrap_or(0);
+    Some(CompiledInsert {
+        keyspace: table.keyspace.clone(),
+        table: table.name.clone(),
+        // A key column missing is the general path's error to give.
+        partition_key: partition_key.into_iter().collect::<Option<_>>()?,
+        clustering: clustering.into_iter().collect::<Option<_>>()?,
+        cells,
+        descending: restrict::descending_mask(table),
+        ttl,
+        width,
+    })
+}
+
+/// Whether writes to `table` are only its own rows: no views to maintain,
+/// no counters, no indexes.
+fn plain_table(ctx: &PlanContext, table: &Table) -> bool {
+    !table.is_view()
+        && !table.is_counter_table()
+        && table.indexes.is_empty()
+        && !super::views::has_views(ctx, table)
+}
+
+fn marker_index(term: &Term, offsets: &[usize]) -> Option<usize> {
+    match term.kind {
+        TermKind::Marker(_) => offsets.binary_search(&term.span.start).ok(),
+        _ => None,
+    }
+}
+
+impl CompiledInsert {
+    /// Checks and converts bind `values`, or declines (`None`) when the
+    /// general path must answer. `collection_size` is the session's
+    /// `[limits]` bound on collection values.
+    pub(crate) fn bind<'v>(
+        &self,
+        values: &'v [Value],
+        collection_size: usize,
+    ) -> Option<BoundRow<'v>> {
+        let key = self
+            .partition_key
+            .iter()
+            .map(|p| key_value(p, values))
+            .collect::<Option<Vec<_>>>()?;
+        let position = restrict::partition_position(&key).ok()?;
+        let clustering = self
+            .clustering
+            .iter()
+            .map(|p| key_value(p, values).map(Cow::into_owned))
+            .collect::<Option<KeyValues>>()?;
+        let cells = self
+            .cells
+            .iter()
+            .map(|p| Some((p.slot, cell_value(p, values, collection_size)?)))
+            .collect::<Option<Vec<_>>>()?;
+        Some(BoundRow {
+            key,
+            position,
+            clustering,
+            cells,
+        })
+    }
+
+    /// Writes `row` at write time `timestamp` and returns the general
+    /// path's result for it under `plan`.
+    pub(crate) fn write(
+        &self,
+        store: &mut Store,
+        row: BoundRow<'_>,
+        timestamp: i64,
+        now_micros: i64,
+        plan: &Arc<Plan>,
+    ) -> ResultSet {
+        let now_secs = now_micros.div_euclid(1_000_000);
+        let expiry = Expiry::after(self.ttl, now_secs);
+        let BoundRow {
+            key,
+            position,
+            clustering,
+            cells,
+        } = row;
+        let write = RowWrite {
+            key: ClusteringKey::exact(clustering, self.descending),
+            liveness: Liveness { timestamp, expiry },
+            cells: cells.into_iter().map(|(slot, value)| {
+                let cell = if value.is_null() {
+                    Cell::tombstone(timestamp)
+                } else {
+                    Cell::live(value, timestamp, expiry)
+                };
+                (slot, cell)
+            }),
+            width: self.width,
+        };
+        let data: &mut TableData = store.table_mut_in(&self.keyspace, &self.table);
+        let partition_key = || key.into_iter().map(Cow::into_owned).collect();
+        mutation::apply_row(data, position, partition_key, write, now_secs);
+        let mut result = ResultSet::ok();
+        result.metrics.partitions_touched = 1;
+        result.class = Some(plan.class);
+        result.metrics.nodes_contacted = plan.nodes.clone();
+        result.plan = Some(plan.clone());
+        result
+    }
+}
+
+/// A key column's bind value as its column's type, unless it is null or
+/// empty (refused, or at least not ordinary) or does not fit.
+fn key_value<'v>(part: &Part, values: &'v [Value]) -> Option<Cow<'v, Value>> {
+    let value = values.get(part.bind)?;
+    if matches!(value, Value::Null | Value::Empty) {
+        return None;
+    }
+    conformed(part, value)
+}
+
+/// A regular column's bind value as its column's type (null included),
+/// unless it does not fit or is a collection larger than the limit.
+fn cell_value(part: &Part, values: &[Value], collection_size: usize) -> Option<Value> {
+    let value = conformed(part, values.get(part.bind)?)?;
+    write::check_collection_size(value.borrow(), &part.name, collection_size).ok()?;
+    Some(value.into_owned())
+}
+
+/// [`bind::conform`], borrowing a value already of the column's type
+/// rather than copying it.
+fn conformed<'v>(part: &Part, value: &'v Value) -> Option<Cow<'v, Value>> {
+    if bind::fits(value, &part.data_type) {
+        return Some(Cow::Borrowed(value));
+    }
+    bind::conform(value, &part.data_type, &part.name)
+        .ok()
+        .map(Cow::Owned)
+}
