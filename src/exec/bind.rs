@@ -52,6 +52,15 @@ impl<'v> Binds<'v> {
     }
 }
 
+/// The index of the bind value `term` takes, when it is a marker, among
+/// markers at `offsets` (from [`marker_offsets`]).
+pub(crate) fn marker_index(term: &Term, offsets: &[usize]) -> Option<usize> {
+    match term.kind {
+        TermKind::Marker(_) => offsets.binary_search(&term.span.start).ok(),
+        _ => None,
+    }
+}
+
 /// Evaluates `term` as a value of `ty` for column `column`.
 pub(crate) fn eval_term(
     term: &Term,

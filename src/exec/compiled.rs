@@ -164,7 +164,7 @@ fn compile_where(table: &Table, select: &Select, offsets: &[usize]) -> Option<Ke
         let index = table.columns.get_index_of(&column.name)?;
         let part = KeyPart {
             column: index,
-            bind: marker_index(value, offsets)?,
+            bind: bind::marker_index(value, offsets)?,
         };
         let pinned = match (table.columns[index].kind, op) {
             (ColumnKind::PartitionKey(i), Operator::Eq) => &mut partition_key[i],
@@ -223,17 +223,10 @@ fn key_parts(
         .collect()
 }
 
-fn marker_index(term: &Term, offsets: &[usize]) -> Option<usize> {
-    match term.kind {
-        TermKind::Marker(_) => offsets.binary_search(&term.span.start).ok(),
-        _ => None,
-    }
-}
-
 fn compile_limit(term: &Term, offsets: &[usize]) -> Option<Limit> {
     use crate::syntax::ast::Literal;
     match &term.kind {
-        TermKind::Marker(_) => Some(Limit::Bind(marker_index(term, offsets)?)),
+        TermKind::Marker(_) => Some(Limit::Bind(bind::marker_index(term, offsets)?)),
         TermKind::Literal(Literal::Integer(text)) => match text.parse::<i32>() {
             Ok(n) if n > 0 => Some(Limit::Fixed(n as u64)),
             _ => None,

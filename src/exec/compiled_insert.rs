@@ -25,7 +25,7 @@ use crate::schema::{ColumnKind, Table};
 use crate::storage::{
     Cell, ClusteringKey, Expiry, KeyValues, Liveness, PartitionPosition, Store, TableData,
 };
-use crate::syntax::ast::{Insert, InsertSource, Term, TermKind};
+use crate::syntax::ast::{Insert, InsertSource};
 use crate::types::{DataType, Value};
 
 use super::bind;
@@ -109,7 +109,7 @@ pub(crate) fn compile_insert(
         let index = table.columns.get_index_of(&name.name)?;
         let column = &table.columns[index];
         let mut part = Part {
-            bind: marker_index(term, offsets)?,
+            bind: bind::marker_index(term, offsets)?,
             name: column.name.clone(),
             data_type: column.data_type.clone(),
             slot: 0,
@@ -155,13 +155,6 @@ fn plain_table(ctx: &PlanContext, table: &Table) -> bool {
         && !table.is_counter_table()
         && table.indexes.is_empty()
         && !super::views::has_views(ctx, table)
-}
-
-fn marker_index(term: &Term, offsets: &[usize]) -> Option<usize> {
-    match term.kind {
-        TermKind::Marker(_) => offsets.binary_search(&term.span.start).ok(),
-        _ => None,
-    }
 }
 
 impl CompiledInsert {

@@ -4,6 +4,12 @@
 //! would refuse it), then executed here: reads walk storage in the plan's
 //! order and project the selectors; writes are decided in full as
 //! [`mutation::Mutation`]s, then applied, then materialized views follow.
+//!
+//! Prepared statements of the commonest shapes — a SELECT of one partition,
+//! an INSERT of bind values — are also compiled once with their plan
+//! (`exec::compiled`, `exec::compiled_insert`) and run without most of that work;
+//! an execution they do not handle exactly as this path would takes this
+//! path.
 
 pub(crate) mod aggregate;
 mod bind;
