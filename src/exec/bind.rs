@@ -2,6 +2,8 @@
 //! values of their column's type, with `?` and `:name` markers taken from
 //! the values a prepared statement is executed with.
 
+use std::borrow::Cow;
+
 use crate::error::Error;
 use crate::syntax::ast::{
     AssignmentKind, BatchStatement, ColumnRef, ConditionKind, IfClause, InValues, InsertSource,
@@ -199,10 +201,31 @@ pub(crate) fn conform(value: &Value, ty: &DataType, column: &str) -> Result<Valu
     })
 }
 
-/// Whether `value` is already a value of `ty`: then [`conform`] gives it
-/// back unchanged, and a caller may borrow it instead.
-pub(crate) fn fits(value: &Value, ty: &DataType) -> bool {
-    value_fits(value, ty)
+/// [`conform`], borrowing a value already of `ty` (which `conform` would
+/// give back unchanged) rather than copying it.
+pub(crate) fn conform_borrowed<'v>(
+    value: &'v Value,
+    ty: &DataType,
+    column: &str,
+) -> Result<Cow<'v, Value>, Error> {
+    if value_fits(value, ty) {
+        return Ok(Cow::Borrowed(value));
+    }
+    conform(value, ty, column).map(Cow::Owned)
+}
+
+/// A bound key value a compiled statement can use as it is: `None` for a
+/// null or empty value (which Cassandra refuses, or treats apart) and for
+/// one that does not fit, all left to the general path to answer.
+pub(crate) fn ordinary_key_value<'v>(
+    value: &'v Value,
+    ty: &DataType,
+    column: &str,
+) -> Option<Cow<'v, Value>> {
+    if matches!(value, Value::Null | Value::Empty) {
+        return None;
+    }
+    conform_borrowed(value, ty, column).ok()
 }
 
 fn value_fits(value: &Value, ty: &DataType) -> bool {

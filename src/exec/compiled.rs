@@ -17,6 +17,7 @@
 //! path, which gives Cassandra's answer or error. So a compiled statement
 //! answers exactly as the general path would, or not at all.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::planner::{Direction, Plan, PlanContext, QueryClass};
@@ -47,6 +48,10 @@ pub(crate) struct CompiledSelect {
     clustering: Vec<KeyPart>,
     /// `>`, `>=`, `<`, `<=` on the clustering column after the prefix.
     slice: Vec<SlicePart>,
+    /// Whether the prefix is the whole clustering key: one row at most.
+    full_key: bool,
+    /// Which clustering columns are DESC.
+    descending: u32,
     /// The index in the table's columns of each selected column.
     outputs: Vec<usize>,
     /// The result's header, made by the general path's selection compiler.
@@ -109,6 +114,7 @@ pub(crate) fn compile_select(
     }
     let (outputs, columns) = compile_outputs(table, select)?;
     let (partition_key, clustering, slice) = compile_where(table, select, offsets)?;
+    let full_key = clustering.len() == table.clustering_columns().count();
     let limit = match &select.limit {
         None => None,
         Some(term) => Some(compile_limit(term, offsets)?),
@@ -120,6 +126,8 @@ pub(crate) fn compile_select(
         partition_key,
         clustering,
         slice,
+        full_key,
+        descending: restrict::descending_mask(table),
         outputs,
         columns,
         limit,
@@ -153,9 +161,8 @@ type KeyRestrictions = (Vec<KeyPart>, Vec<KeyPart>, Vec<SlicePart>);
 /// a clustering prefix by `= ?`, and slices at most the next clustering
 /// column by markers, with nothing else.
 fn compile_where(table: &Table, select: &Select, offsets: &[usize]) -> Option<KeyRestrictions> {
-    let key_len = table.partition_key_columns().count();
-    let mut partition_key: Vec<Option<usize>> = vec![None; key_len];
-    let mut clustering: Vec<Option<usize>> = vec![None; table.clustering_columns().count()];
+    let mut partition_key: Vec<Option<KeyPart>> = vec![None; table.partition_key_columns().count()];
+    let mut clustering: Vec<Option<KeyPart>> = vec![None; table.clustering_columns().count()];
     let mut slice: Vec<(usize, SlicePart)> = Vec::new();
     for relation in &select.where_clause {
         let RelationKind::Compare { column, op, value } = &relation.kind else {
@@ -176,17 +183,16 @@ fn compile_where(table: &Table, select: &Select, offsets: &[usize]) -> Option<Ke
             }
             _ => return None,
         };
-        if pinned.is_some() {
+        if pinned.replace(part).is_some() {
             return None;
         }
-        *pinned = Some(part.bind);
     }
-    let partition_key = key_parts(table, &partition_key, |c| c.is_partition_key())?;
-    let prefix_len = clustering.iter().take_while(|b| b.is_some()).count();
+    let partition_key = partition_key.into_iter().collect::<Option<Vec<_>>>()?;
+    let prefix_len = clustering.iter().take_while(|p| p.is_some()).count();
     if clustering[prefix_len..].iter().any(Option::is_some) {
         return None;
     }
-    let clustering = key_parts(table, &clustering[..prefix_len], |c| c.is_clustering())?;
+    let clustering = clustering.into_iter().flatten().collect::<Vec<_>>();
     let lower = |op: &Operator| matches!(op, Operator::Gt | Operator::Ge);
     let well_formed = slice.iter().all(|(i, _)| *i == prefix_len)
         && slice.iter().filter(|(_, s)| lower(&s.op)).count() <= 1
@@ -199,28 +205,6 @@ fn compile_where(table: &Table, select: &Select, offsets: &[usize]) -> Option<Ke
         clustering,
         slice.into_iter().map(|(_, s)| s).collect(),
     ))
-}
-
-/// Pairs the `i`th column of `table` that `is_part` picks with bind
-/// `binds[i]`, every one of them pinned.
-fn key_parts(
-    table: &Table,
-    binds: &[Option<usize>],
-    is_part: impl Fn(&Column) -> bool,
-) -> Option<Vec<KeyPart>> {
-    table
-        .columns
-        .values()
-        .enumerate()
-        .filter(|(_, c)| is_part(c))
-        .zip(binds)
-        .map(|((column, _), bind)| {
-            Some(KeyPart {
-                column,
-                bind: (*bind)?,
-            })
-        })
-        .collect()
 }
 
 fn compile_limit(term: &Term, offsets: &[usize]) -> Option<Limit> {
@@ -268,7 +252,8 @@ impl CompiledSelect {
                 direction: plan.order,
             };
             let clustering = self.conformed(table, &self.clustering, values)?;
-            let (rows, scanned) = if clustering.len() == table.clustering_columns().count() {
+            let clustering: Vec<Value> = clustering.into_iter().map(Cow::into_owned).collect();
+            let (rows, scanned) = if self.full_key {
                 read.exact(self, clustering)
             } else {
                 let slice = self.slice_predicates(table, values)?;
@@ -288,7 +273,12 @@ impl CompiledSelect {
 
     /// The bind values of `parts`, as their columns' types, unless one is
     /// null or does not fit.
-    fn conformed(&self, table: &Table, parts: &[KeyPart], values: &[Value]) -> Option<Vec<Value>> {
+    fn conformed<'v>(
+        &self,
+        table: &Table,
+        parts: &[KeyPart],
+        values: &'v [Value],
+    ) -> Option<Vec<Cow<'v, Value>>> {
         parts.iter().map(|p| conformed(table, p, values)).collect()
     }
 
@@ -303,7 +293,7 @@ impl CompiledSelect {
                 Some(Predicate::Compare {
                     column: &table.columns[s.part.column],
                     op: s.op,
-                    value: conformed(table, &s.part, values)?,
+                    value: conformed(table, &s.part, values)?.into_owned(),
                 })
             })
             .collect()
@@ -322,13 +312,11 @@ impl CompiledSelect {
     }
 }
 
-fn conformed(table: &Table, part: &KeyPart, values: &[Value]) -> Option<Value> {
+/// The bind value of key column `part`, unless it is not ordinary (see
+/// [`bind::ordinary_key_value`]).
+fn conformed<'v>(table: &Table, part: &KeyPart, values: &'v [Value]) -> Option<Cow<'v, Value>> {
     let column = &table.columns[part.column];
-    let value = values.get(part.bind)?;
-    if matches!(value, Value::Null | Value::Empty) {
-        return None;
-    }
-    bind::conform(value, &column.data_type, &column.name).ok()
+    bind::ordinary_key_value(values.get(part.bind)?, &column.data_type, &column.name)
 }
 
 /// One execution's read of its partition.
@@ -345,7 +333,7 @@ impl<'a> Read<'a> {
     /// The row at full clustering key `clustering`, if live; and the live
     /// rows looked at.
     fn exact(&self, select: &CompiledSelect, clustering: Vec<Value>) -> (Vec<Vec<Value>>, u64) {
-        let key = ClusteringKey::exact(clustering, restrict::descending_mask(self.table));
+        let key = ClusteringKey::exact(clustering, select.descending);
         let Some((key, row)) = self.partition.rows.get_key_value(&key) else {
             return (Vec::new(), 0);
         };

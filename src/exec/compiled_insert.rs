@@ -236,28 +236,13 @@ impl CompiledInsert {
 /// A key column's bind value as its column's type, unless it is null or
 /// empty (refused, or at least not ordinary) or does not fit.
 fn key_value<'v>(part: &Part, values: &'v [Value]) -> Option<Cow<'v, Value>> {
-    let value = values.get(part.bind)?;
-    if matches!(value, Value::Null | Value::Empty) {
-        return None;
-    }
-    conformed(part, value)
+    bind::ordinary_key_value(values.get(part.bind)?, &part.data_type, &part.name)
 }
 
 /// A regular column's bind value as its column's type (null included),
 /// unless it does not fit or is a collection larger than the limit.
 fn cell_value(part: &Part, values: &[Value], collection_size: usize) -> Option<Value> {
-    let value = conformed(part, values.get(part.bind)?)?;
+    let value = bind::conform_borrowed(values.get(part.bind)?, &part.data_type, &part.name).ok()?;
     write::check_collection_size(value.borrow(), &part.name, collection_size).ok()?;
     Some(value.into_owned())
-}
-
-/// [`bind::conform`], borrowing a value already of the column's type
-/// rather than copying it.
-fn conformed<'v>(part: &Part, value: &'v Value) -> Option<Cow<'v, Value>> {
-    if bind::fits(value, &part.data_type) {
-        return Some(Cow::Borrowed(value));
-    }
-    bind::conform(value, &part.data_type, &part.name)
-        .ok()
-        .map(Cow::Owned)
 }

@@ -6,10 +6,10 @@
 //! order (or its reverse), seeking to the pinned clustering keys or slice
 //! when the clause allows and testing every relation on every row read.
 
-use crate::planner::Direction;
-use crate::schema::{Column, ColumnKind, Table};
 use std::ops::Bound as StdBound;
 
+use crate::planner::Direction;
+use crate::schema::{Column, ColumnKind, Table};
 use crate::storage::{bounds_ordered, ClusteringKey, Partition, Row, Slot, TableData};
 use crate::types::Value;
 
@@ -298,8 +298,19 @@ fn full_keys(
     if ck.is_empty() {
         return Some(vec![ClusteringKey::exact(Vec::<Value>::new(), 0)]);
     }
+    let combos = restrict::key_combinations(predicates, ck)?;
+    Some(in_read_order(table, combos, direction))
+}
+
+/// Key values as clustering keys, in the order a walk in `direction`
+/// meets them, duplicates dropped.
+fn in_read_order(
+    table: &Table,
+    combos: Vec<Vec<Value>>,
+    direction: Direction,
+) -> Vec<ClusteringKey> {
     let mask = restrict::descending_mask(table);
-    let mut keys: Vec<ClusteringKey> = restrict::key_combinations(predicates, ck)?
+    let mut keys: Vec<ClusteringKey> = combos
         .into_iter()
         .map(|k| ClusteringKey::exact(k, mask))
         .collect();
@@ -308,7 +319,7 @@ fn full_keys(
     if direction == Direction::Reversed {
         keys.reverse();
     }
-    Some(keys)
+    keys
 }
 
 /// The longest clustering prefix pinned by `=`/`IN`, each combination in
@@ -319,19 +330,12 @@ fn ordered_prefixes(
     direction: Direction,
     ck: &[&Column],
 ) -> Vec<Vec<Value>> {
-    let mask = restrict::descending_mask(table);
     for len in (1..ck.len()).rev() {
         if let Some(combos) = restrict::key_combinations(predicates, &ck[..len]) {
-            let mut keys: Vec<ClusteringKey> = combos
+            return in_read_order(table, combos, direction)
                 .into_iter()
-                .map(|k| ClusteringKey::exact(k, mask))
+                .map(|k| k.values().to_vec())
                 .collect();
-            keys.sort();
-            keys.dedup();
-            if direction == Direction::Reversed {
-                keys.reverse();
-            }
-            return keys.into_iter().map(|k| k.values().to_vec()).collect();
         }
     }
     vec![Vec::new()]
