@@ -44,7 +44,7 @@ pub mod syntax;
 pub mod types;
 
 pub use error::{Error, ErrorKind, Result};
-pub use exec::{ResultKind, ResultSet};
+pub use exec::{ResultKind, ResultSet, Rows};
 pub use planner::{plan, Plan, PlanContext, QueryClass};
 pub use session::{Prepared, Session};
 pub use syntax::parse_statement;

@@ -28,7 +28,8 @@ use crate::types::Value;
 
 use super::bind::{self, Binds};
 use super::restrict::{self, Predicate};
-use super::result::{ColumnSpec, ResultSet};
+use super::result::{ColumnSpec, Columns, ResultSet};
+use super::rows::Rows;
 use super::selector::{self, Sel};
 use super::view::RowView;
 use super::FunctionContext;
@@ -55,7 +56,7 @@ pub(crate) struct CompiledSelect {
     /// The index in the table's columns of each selected column.
     outputs: Vec<usize>,
     /// The result's header, made by the general path's selection compiler.
-    columns: Vec<ColumnSpec>,
+    columns: Columns,
     limit: Option<Limit>,
 }
 
@@ -129,7 +130,7 @@ pub(crate) fn compile_select(
         full_key,
         descending: restrict::descending_mask(table),
         outputs,
-        columns,
+        columns: columns.into(),
         limit,
     })
 }
@@ -241,7 +242,7 @@ impl CompiledSelect {
         let data = store
             .table_in(&self.keyspace, &self.table)
             .unwrap_or(&empty);
-        let mut result = ResultSet::rows(self.columns.clone(), Vec::new());
+        let mut result = ResultSet::rows(self.columns.clone(), Rows::default());
         if let Some(partition) = data.partition(&position) {
             let read = Read {
                 table,
@@ -332,16 +333,18 @@ struct Read<'a> {
 impl<'a> Read<'a> {
     /// The row at full clustering key `clustering`, if live; and the live
     /// rows looked at.
-    fn exact(&self, select: &CompiledSelect, clustering: Vec<Value>) -> (Vec<Vec<Value>>, u64) {
+    fn exact(&self, select: &CompiledSelect, clustering: Vec<Value>) -> (Rows, u64) {
         let key = ClusteringKey::exact(clustering, select.descending);
+        let mut rows = Rows::with_capacity(select.outputs.len(), 1);
         let Some((key, row)) = self.partition.rows.get_key_value(&key) else {
-            return (Vec::new(), 0);
+            return (rows, 0);
         };
         if !row.is_live(self.now_secs) {
-            return (Vec::new(), 0);
+            return (rows, 0);
         }
         let slots = self.slots(select);
-        (vec![self.project(select, &slots, key, row)], 1)
+        self.project(select, &slots, key, row, &mut rows);
+        (rows, 1)
     }
 
     /// The live rows starting with `prefix` within `slice`, in the plan's
@@ -351,13 +354,13 @@ impl<'a> Read<'a> {
         select: &CompiledSelect,
         prefix: &[Value],
         slice: &[Predicate<'a>],
-    ) -> (Vec<Vec<Value>>, u64) {
+    ) -> (Rows, u64) {
         let (start, end) = restrict::slice_bounds(self.table, slice, prefix);
+        let mut rows = Rows::with_capacity(select.outputs.len(), 0);
         if !bounds_ordered(&start, &end) {
-            return (Vec::new(), 0);
+            return (rows, 0);
         }
         let slots = self.slots(select);
-        let mut rows = Vec::new();
         let mut scanned = 0;
         let range = self.partition.rows.range((start.as_ref(), end.as_ref()));
         let mut visit = |(key, row): (&'a ClusteringKey, &'a Row)| -> bool {
@@ -367,7 +370,7 @@ impl<'a> Read<'a> {
             scanned += 1;
             // The range holds exactly the rows the slice admits: its bounds
             // are the slice's values, conformed to the column's type.
-            rows.push(self.project(select, &slots, key, row));
+            self.project(select, &slots, key, row, &mut rows);
             self.limit.is_none_or(|n| (rows.len() as u64) < n)
         };
         if self.direction == Direction::Reversed {
@@ -416,16 +419,18 @@ impl<'a> Read<'a> {
         slots: &[(&'a Column, Option<usize>)],
         key: &'a ClusteringKey,
         row: &'a Row,
-    ) -> Vec<Value> {
+        out: &mut Rows,
+    ) {
         let view = self.view(slots, key, row);
-        select
-            .outputs
-            .iter()
-            .zip(slots)
-            .map(|(&i, (column, slot))| match column.kind {
-                ColumnKind::Regular => view.regular_value(*slot, column).into_owned(),
-                _ => view.value(&self.table.columns[i]).into_owned(),
-            })
-            .collect()
+        out.push(
+            select
+                .outputs
+                .iter()
+                .zip(slots)
+                .map(|(&i, (column, slot))| match column.kind {
+                    ColumnKind::Regular => view.regular_value(*slot, column).into_owned(),
+                    _ => view.value(&self.table.columns[i]).into_owned(),
+                }),
+        );
     }
 }

@@ -23,6 +23,7 @@ mod mutation;
 mod read;
 mod restrict;
 mod result;
+mod rows;
 mod schema;
 mod select;
 mod selector;
@@ -30,7 +31,8 @@ mod view;
 mod views;
 mod write;
 
-pub use result::{ColumnSpec, Metrics, ResultKind, ResultSet};
+pub use result::{ColumnSpec, Columns, Metrics, ResultKind, ResultSet};
+pub use rows::Rows;
 
 pub(crate) use bind::{marker_offsets, Binds};
 pub(crate) use functions::FunctionContext;

@@ -1,10 +1,12 @@
 //! What executing a statement returns: a [`ResultSet`] with Cassandra's
 //! result shape, plus what widerow adds (the query class and [`Metrics`]).
 
+use std::ops::Deref;
 use std::sync::Arc;
 
 use serde::Serialize;
 
+use super::rows::Rows;
 use crate::planner::{Plan, QueryClass};
 use crate::types::{DataType, Value};
 
@@ -26,6 +28,47 @@ pub struct ColumnSpec {
     pub name: String,
     /// Its type (a selector's return type).
     pub data_type: DataType,
+}
+
+/// A result's columns. Shared, so that every result of a prepared
+/// statement holds its header without copying it; read it as a
+/// `[ColumnSpec]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Columns(Arc<[ColumnSpec]>);
+
+impl Default for Columns {
+    fn default() -> Columns {
+        Columns(Arc::from(Vec::new()))
+    }
+}
+
+impl Deref for Columns {
+    type Target = [ColumnSpec];
+
+    fn deref(&self) -> &[ColumnSpec] {
+        &self.0
+    }
+}
+
+impl From<Vec<ColumnSpec>> for Columns {
+    fn from(columns: Vec<ColumnSpec>) -> Columns {
+        Columns(columns.into())
+    }
+}
+
+impl<'a> IntoIterator for &'a Columns {
+    type Item = &'a ColumnSpec;
+    type IntoIter = std::slice::Iter<'a, ColumnSpec>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl PartialEq<Vec<ColumnSpec>> for Columns {
+    fn eq(&self, other: &Vec<ColumnSpec>) -> bool {
+        *self.0 == **other
+    }
 }
 
 /// The cost of an executed statement, as the simulated cluster saw it.
@@ -50,9 +93,11 @@ pub struct ResultSet {
     /// schema statements.
     pub class: Option<QueryClass>,
     /// The columns, in result order (empty for [`ResultKind::Ok`]).
-    pub columns: Vec<ColumnSpec>,
+    /// Shared, so a prepared statement's header is not copied into every
+    /// result.
+    pub columns: Columns,
     /// The rows, each with one value per column (`Value::Null` for null).
-    pub rows: Vec<Vec<Value>>,
+    pub rows: Rows,
     /// Warnings the statement raised: Cassandra's client warnings (an
     /// aggregation without a partition key, a large unlogged batch) and
     /// widerow's large or hot partition warnings.
@@ -71,8 +116,8 @@ impl ResultSet {
         ResultSet {
             kind: ResultKind::Ok,
             class: None,
-            columns: Vec::new(),
-            rows: Vec::new(),
+            columns: Columns::default(),
+            rows: Rows::default(),
             warnings: Vec::new(),
             metrics: Metrics::default(),
             plan: None,
@@ -80,11 +125,11 @@ impl ResultSet {
     }
 
     /// A result table with `columns` and `rows`.
-    pub fn rows(columns: Vec<ColumnSpec>, rows: Vec<Vec<Value>>) -> ResultSet {
+    pub fn rows(columns: impl Into<Columns>, rows: impl Into<Rows>) -> ResultSet {
         ResultSet {
             kind: ResultKind::Rows,
-            columns,
-            rows,
+            columns: columns.into(),
+            rows: rows.into(),
             ..ResultSet::ok()
         }
     }

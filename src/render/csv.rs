@@ -27,7 +27,7 @@ pub fn csv(result: &ResultSet) -> String {
     for row in &result.rows {
         let fields = row
             .iter()
-            .zip(&result.columns)
+            .zip(result.columns.iter())
             .map(|(value, column)| match value {
                 Value::Null => Cow::Borrowed(""),
                 value => Cow::Owned(value.cqlsh_display(&column.data_type)),

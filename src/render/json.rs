@@ -42,7 +42,7 @@ pub fn result_json(
             .rows
             .iter()
             .map(|row| {
-                let values = row.iter().zip(&result.columns);
+                let values = row.iter().zip(result.columns.iter());
                 Json::Array(values.map(|(v, c)| v.to_json(&c.data_type)).collect())
             })
             .collect();

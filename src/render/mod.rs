@@ -110,7 +110,7 @@ pub(crate) mod samples {
 
     /// A result with `columns` given as `(name, type)`.
     pub(crate) fn result(columns: &[(&str, DataType)], rows: Vec<Vec<Value>>) -> ResultSet {
-        let columns = columns
+        let columns: Vec<ColumnSpec> = columns
             .iter()
             .map(|(name, data_type)| ColumnSpec {
                 name: name.to_string(),

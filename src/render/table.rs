@@ -130,16 +130,17 @@ pub(crate) fn render_pages(
         .iter()
         .map(|c| Cell::header(&c.name))
         .collect();
-    let format = |rows: &[Vec<Value>]| -> Vec<Vec<Cell>> {
+    let format = |rows: &[&[Value]]| -> Vec<Vec<Cell>> {
         rows.iter()
             .map(|row| {
                 row.iter()
-                    .zip(&result.columns)
+                    .zip(result.columns.iter())
                     .map(|(v, c)| Cell::value(v, &c.data_type))
                     .collect()
             })
             .collect()
     };
+    let all: Vec<&[Value]> = result.rows.iter().collect();
     let mut out = String::from("\n");
     if result.rows.is_empty() {
         header_only(&names, &mut out);
@@ -152,7 +153,7 @@ pub(crate) fn render_pages(
                 interactive: options.interactive,
                 row_offset: 0,
             };
-            page(&names, &format(&result.rows), &context, &mut out);
+            page(&names, &format(&all), &context, &mut out);
         }
         out.push_str(&warnings_block(&result.warnings));
         return vec![out];
@@ -160,7 +161,7 @@ pub(crate) fn render_pages(
     let mut chunks = Vec::new();
     let size = options.page_size.unwrap_or(usize::MAX).max(1);
     let mut row_offset = 0;
-    for (index, rows) in result.rows.chunks(size).enumerate() {
+    for (index, rows) in all.chunks(size).enumerate() {
         if index > 0 {
             chunks.push(std::mem::take(&mut out));
         }

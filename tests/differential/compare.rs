@@ -103,7 +103,7 @@ pub fn check(
     }
     let all: Vec<Row> = expected.rows.iter().map(|(_, r)| r.clone()).collect();
     let limit = read.limit.map_or(usize::MAX, |n| n as usize);
-    let got = &actual.rows;
+    let got = &actual.rows.to_vecs();
 
     if read.selection.is_aggregate() || read.exact_key() {
         let want: Vec<Row> = all

@@ -502,6 +502,7 @@ fn check_table(session: &mut Session, table: &Table) {
         pk.join(", ")
     );
     let tokens = run(session, &token_cql).unwrap_or_else(|e| panic!("{token_cql}: {e:?}"));
+    let star_rows = star.rows.to_vecs();
     assert_eq!(
         tokens.rows.len(),
         star.rows.len(),
@@ -549,7 +550,7 @@ fn check_table(session: &mut Session, table: &Table) {
 
     // Clustering order within each partition.
     for &(start, end) in &runs {
-        let rows = &star.rows[start..end];
+        let rows = &star_rows[start..end];
         if nck == 0 {
             assert_eq!(
                 rows.len(),
@@ -588,7 +589,7 @@ fn check_table(session: &mut Session, table: &Table) {
     let distinct_cql = format!("SELECT DISTINCT {} FROM {name}", pk.join(", "));
     let distinct = run(session, &distinct_cql).unwrap_or_else(|e| panic!("{distinct_cql}: {e:?}"));
     let scan_keys: Vec<&[Value]> = runs.iter().map(|&(s, _)| &star.rows[s][..npk]).collect();
-    let distinct_keys: Vec<&[Value]> = distinct.rows.iter().map(|r| &r[..]).collect();
+    let distinct_keys: Vec<&[Value]> = distinct.rows.iter().collect();
     assert!(
         scan_keys == distinct_keys,
         "{distinct_cql}: {distinct_keys:?}, SELECT * has partitions {scan_keys:?}"
@@ -624,7 +625,7 @@ fn check_table(session: &mut Session, table: &Table) {
             // named in a WHERE clause: "Key may not be empty".
             continue;
         }
-        let expected = &star.rows[start..end];
+        let expected = &star_rows[start..end];
         let got = session
             .execute_prepared(&one, key)
             .unwrap_or_else(|e| panic!("{one_cql} with {key:?}: {e:?}"));
@@ -681,7 +682,14 @@ fn check_table(session: &mut Session, table: &Table) {
         }
     }
 
-    check_scan_variants(session, &name, &pk, &star.rows, &tokens.rows, &runs);
+    check_scan_variants(
+        session,
+        &name,
+        &pk,
+        &star_rows,
+        &tokens.rows.to_vecs(),
+        &runs,
+    );
     check_filtering(session, &name, table, &star);
 }
 
@@ -694,7 +702,7 @@ fn query(session: &mut Session, cql: &str, binds: &[Value]) -> Vec<Vec<Value>> {
         .execute_prepared(&prepared, binds)
         .unwrap_or_else(|e| panic!("{cql} with {binds:?}: {e:?}"));
     render(&result);
-    result.rows
+    result.rows.to_vecs()
 }
 
 fn compare_op(value: &Value, op: &str, x: &Value) -> bool {
@@ -801,8 +809,8 @@ fn check_filtering(session: &mut Session, name: &str, table: &Table, star: &Resu
             else {
                 continue;
             };
-            let want: Vec<&Vec<Value>> = star.rows.iter().filter(|r| &r[index] == value).collect();
-            let got: Vec<&Vec<Value>> = result.rows.iter().collect();
+            let want: Vec<&[Value]> = star.rows.iter().filter(|r| &r[index] == value).collect();
+            let got: Vec<&[Value]> = result.rows.iter().collect();
             if got == want {
                 continue;
             }
@@ -885,7 +893,7 @@ pub fn check_views(session: &mut Session) {
             })
             .filter(|r| key.iter().all(|&k| !r[k].is_null()))
             .collect();
-        let mut got = view_rows.rows.clone();
+        let mut got = view_rows.rows.to_vecs();
         want.sort();
         got.sort();
         if allowed("view-ttl") {
