@@ -25,7 +25,7 @@ use num_bigint::BigInt;
 /// * `Tuple` may be shorter than its type (a literal may omit trailing components, and the
 ///   serialized value then has fewer fields); `Udt` always has one slot per field of its
 ///   type, in declaration order.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub enum Value {
     /// No value. Only meaningful at the top level of a cell or as a bind result; inside
     /// tuples and UDTs a missing component is `None` instead.
@@ -91,6 +91,59 @@ pub enum Value {
     Udt(Vec<Option<Value>>),
     /// `vector<T, n>`
     Vector(Vec<Value>),
+}
+
+impl Clone for Value {
+    /// Copies the fixed-size values every result row is made of in line,
+    /// where the caller is; everything else takes [`Value::clone_any`].
+    #[inline]
+    fn clone(&self) -> Value {
+        match self {
+            Value::Null => Value::Null,
+            Value::Int(v) => Value::Int(*v),
+            Value::Bigint(v) => Value::Bigint(*v),
+            Value::Double(v) => Value::Double(*v),
+            Value::Timestamp(v) => Value::Timestamp(*v),
+            Value::Date(v) => Value::Date(*v),
+            _ => self.clone_any(),
+        }
+    }
+}
+
+impl Value {
+    #[inline(never)]
+    fn clone_any(&self) -> Value {
+        match self {
+            Value::Null => Value::Null,
+            Value::Empty => Value::Empty,
+            Value::Ascii(v) => Value::Ascii(v.clone()),
+            Value::Text(v) => Value::Text(v.clone()),
+            Value::Tinyint(v) => Value::Tinyint(*v),
+            Value::Smallint(v) => Value::Smallint(*v),
+            Value::Int(v) => Value::Int(*v),
+            Value::Bigint(v) => Value::Bigint(*v),
+            Value::Counter(v) => Value::Counter(*v),
+            Value::Varint(v) => Value::Varint(v.clone()),
+            Value::Decimal(v) => Value::Decimal(v.clone()),
+            Value::Float(v) => Value::Float(*v),
+            Value::Double(v) => Value::Double(*v),
+            Value::Boolean(v) => Value::Boolean(*v),
+            Value::Blob(v) => Value::Blob(v.clone()),
+            Value::Uuid(v) => Value::Uuid(*v),
+            Value::Timeuuid(v) => Value::Timeuuid(*v),
+            Value::Timestamp(v) => Value::Timestamp(*v),
+            Value::Date(v) => Value::Date(*v),
+            Value::Time(v) => Value::Time(*v),
+            Value::Duration(v) => Value::Duration(*v),
+            Value::Inet(v) => Value::Inet(*v),
+            Value::List(v) => Value::List(v.clone()),
+            Value::Set(v) => Value::Set(v.clone()),
+            Value::Map(v) => Value::Map(v.clone()),
+            Value::Tuple(v) => Value::Tuple(v.clone()),
+            Value::Udt(v) => Value::Udt(v.clone()),
+            Value::Vector(v) => Value::Vector(v.clone()),
+        }
+    }
 }
 
 /// A `duration`: months, days and nanoseconds, kept apart because a month has no fixed
