@@ -27,6 +27,11 @@ impl Rows {
         }
     }
 
+    /// Room for `rows` more rows of the set's width.
+    pub fn reserve(&mut self, rows: usize) {
+        self.values.reserve(self.width.saturating_mul(rows));
+    }
+
     /// How many rows there are.
     pub fn len(&self) -> usize {
         self.len
