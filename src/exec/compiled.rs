@@ -363,7 +363,9 @@ impl<'a> Read<'a> {
         let slots = self.slots(select);
         let mut scanned = 0;
         let range = self.partition.rows.range((start.as_ref(), end.as_ref()));
-        let most = self.limit.map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
+        let most = self
+            .limit
+            .map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
         rows.reserve(range.len().min(most));
         let mut visit = |(key, row): (&'a ClusteringKey, &'a Row)| -> bool {
             if !row.is_live(self.now_secs) {

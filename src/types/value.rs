@@ -170,6 +170,35 @@ pub struct Decimal {
 }
 
 impl Value {
+    /// Whether the value owns no heap memory, so that dropping it does
+    /// nothing: what lets a result's rows be freed without calling the
+    /// enum's drop for every value.
+    #[inline]
+    pub fn owns_nothing(&self) -> bool {
+        // Listed by what owns nothing, so that a variant added later is
+        // dropped properly until it is listed here.
+        matches!(
+            self,
+            Value::Null
+                | Value::Empty
+                | Value::Tinyint(_)
+                | Value::Smallint(_)
+                | Value::Int(_)
+                | Value::Bigint(_)
+                | Value::Counter(_)
+                | Value::Float(_)
+                | Value::Double(_)
+                | Value::Boolean(_)
+                | Value::Uuid(_)
+                | Value::Timeuuid(_)
+                | Value::Timestamp(_)
+                | Value::Date(_)
+                | Value::Time(_)
+                | Value::Duration(_)
+                | Value::Inet(_)
+        )
+    }
+
     /// Whether this is [`Value::Null`].
     pub fn is_null(&self) -> bool {
         matches!(self, Value::Null)
