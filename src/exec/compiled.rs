@@ -20,9 +20,11 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
+use smallvec::SmallVec;
+
 use crate::planner::{Direction, Plan, PlanContext, QueryClass};
 use crate::schema::{Column, ColumnKind, Table};
-use crate::storage::{bounds_ordered, ClusteringKey, Partition, Row, Store, TableData};
+use crate::storage::{bounds_ordered, ClusteringKey, KeyValues, Partition, Row, Store, TableData};
 use crate::syntax::ast::{Operator, RelationKind, Select, Term, TermKind};
 use crate::types::Value;
 
@@ -253,7 +255,7 @@ impl CompiledSelect {
                 direction: plan.order,
             };
             let clustering = self.conformed(table, &self.clustering, values)?;
-            let clustering: Vec<Value> = clustering.into_iter().map(Cow::into_owned).collect();
+            let clustering: KeyValues = clustering.into_iter().map(Cow::into_owned).collect();
             let (rows, scanned) = if self.full_key {
                 read.exact(self, clustering)
             } else {
@@ -279,7 +281,7 @@ impl CompiledSelect {
         table: &Table,
         parts: &[KeyPart],
         values: &'v [Value],
-    ) -> Option<Vec<Cow<'v, Value>>> {
+    ) -> Option<SmallVec<[Cow<'v, Value>; 2]>> {
         parts.iter().map(|p| conformed(table, p, values)).collect()
     }
 
@@ -320,6 +322,10 @@ fn conformed<'v>(table: &Table, part: &KeyPart, values: &'v [Value]) -> Option<C
     bind::ordinary_key_value(values.get(part.bind)?, &column.data_type, &column.name)
 }
 
+/// Each selected column and its storage slot, held inline for the usual
+/// handful of columns.
+type Slots<'a> = SmallVec<[(&'a Column, Option<usize>); 8]>;
+
 /// One execution's read of its partition.
 struct Read<'a> {
     table: &'a Table,
@@ -333,7 +339,7 @@ struct Read<'a> {
 impl<'a> Read<'a> {
     /// The row at full clustering key `clustering`, if live; and the live
     /// rows looked at.
-    fn exact(&self, select: &CompiledSelect, clustering: Vec<Value>) -> (Rows, u64) {
+    fn exact(&self, select: &CompiledSelect, clustering: KeyValues) -> (Rows, u64) {
         let key = ClusteringKey::exact(clustering, select.descending);
         let mut rows = Rows::with_capacity(select.outputs.len(), 1);
         let Some((key, row)) = self.partition.rows.get_key_value(&key) else {
@@ -386,7 +392,7 @@ impl<'a> Read<'a> {
     }
 
     /// The storage slots of the selected columns, for the row views.
-    fn slots(&self, select: &CompiledSelect) -> Vec<(&'a Column, Option<usize>)> {
+    fn slots(&self, select: &CompiledSelect) -> Slots<'a> {
         select
             .outputs
             .iter()
