@@ -2,6 +2,8 @@
 //! them, order rows merged from several partitions, apply the limits, and
 //! report what it cost.
 
+use smallvec::SmallVec;
+
 use crate::error::Error;
 use crate::planner::Plan;
 use crate::schema::Table;
@@ -13,6 +15,7 @@ use super::bind::eval_term;
 use super::read::{self, Walk, WalkCost};
 use super::restrict;
 use super::result::{ColumnSpec, ResultSet};
+use super::rows::Rows;
 use super::selector::{self, Projection, Sel};
 use super::view::RowView;
 use super::Run;
@@ -71,10 +74,10 @@ pub(crate) fn run(run: &mut Run<'_, '_>, select: &Select, plan: &Plan) -> Result
         ));
     }
     let mut cost = WalkCost::default();
-    let mut rows: Vec<Vec<Value>> = Vec::new();
+    let mut rows = Rows::with_capacity(projection.items.len(), 0);
     let mut warnings = Vec::new();
     if projection.aggregates() || !groups.is_empty() {
-        rows = aggregate(
+        rows = Rows::from(aggregate(
             &walk,
             &partitions,
             &projection,
@@ -83,7 +86,7 @@ pub(crate) fn run(run: &mut Run<'_, '_>, select: &Select, plan: &Plan) -> Result
             limit,
             &mut cost,
             fcx,
-        )?;
+        )?);
     } else if !merge {
         // Rows come in result order: each is projected as it is read, with
         // no list of row views kept for a second pass. Nothing but the
@@ -94,7 +97,7 @@ pub(crate) fn run(run: &mut Run<'_, '_>, select: &Select, plan: &Plan) -> Result
             cost.partitions += 1;
             let mut taken = 0u64;
             let keep_going = read::rows_of(&walk, partition, &mut cost, &mut |v| {
-                let mut row = Vec::with_capacity(projection.items.len());
+                let mut row: SmallVec<[Value; 8]> = SmallVec::new();
                 for item in &projection.items {
                     match selector::eval(item, Some(&v), &[], fcx) {
                         Ok(value) => row.push(value),
@@ -139,10 +142,11 @@ pub(crate) fn run(run: &mut Run<'_, '_>, select: &Select, plan: &Plan) -> Result
             views.truncate(usize::try_from(n).unwrap_or(usize::MAX));
         }
         for v in &views {
-            let mut row = Vec::with_capacity(projection.items.len());
-            for item in &projection.items {
-                row.push(selector::eval(item, Some(v), &[], fcx)?);
-            }
+            let row = projection
+                .items
+                .iter()
+                .map(|item| selector::eval(item, Some(v), &[], fcx))
+                .collect::<Result<Vec<_>, _>>()?;
             rows.push(row);
         }
     }
@@ -150,12 +154,12 @@ pub(crate) fn run(run: &mut Run<'_, '_>, select: &Select, plan: &Plan) -> Result
     if projection.aggregates() || !groups.is_empty() {
         warnings.extend(aggregation_warning(&predicates));
     }
-    let (columns, rows) = if select.json {
-        json_rows(&projection.columns, rows)
+    let mut result = if select.json {
+        let (columns, rows) = json_rows(&projection.columns, &rows);
+        ResultSet::rows(columns, rows)
     } else {
-        (projection.columns.clone(), rows)
+        ResultSet::rows(projection.columns.clone(), rows)
     };
-    let mut result = ResultSet::rows(columns, rows);
     result.warnings = warnings;
     result.metrics.partitions_touched = cost.partitions;
     result.metrics.rows_scanned = cost.rows_scanned;
@@ -412,7 +416,7 @@ fn key_text(table: &Table, p: &Partition) -> String {
 
 /// SELECT JSON: one text column `[json]`, a JSON object per row keyed by
 /// the result column names (quoted as CQL quotes them when they need it).
-fn json_rows(columns: &[ColumnSpec], rows: Vec<Vec<Value>>) -> (Vec<ColumnSpec>, Vec<Vec<Value>>) {
+fn json_rows(columns: &[ColumnSpec], rows: &Rows) -> (Vec<ColumnSpec>, Vec<Vec<Value>>) {
     let keys: Vec<String> = columns
         .iter()
         .map(|c| {
@@ -429,7 +433,7 @@ fn json_rows(columns: &[ColumnSpec], rows: Vec<Vec<Value>>) -> (Vec<ColumnSpec>,
         })
         .collect();
     let rows = rows
-        .into_iter()
+        .iter()
         .map(|row| {
             let mut text = String::from("{");
             for (i, (value, column)) in row.iter().zip(columns).enumerate() {
