@@ -13,6 +13,7 @@ use crate::schema::{Column, ColumnKind, Table};
 use crate::storage::{bounds_ordered, ClusteringKey, Partition, Row, Slot, TableData};
 use crate::types::Value;
 
+use super::cell_filter::CellFilter;
 use super::restrict::{self, Predicate};
 use super::view::RowView;
 
@@ -72,6 +73,9 @@ pub(crate) struct Seek {
     ranges: Vec<(StdBound<ClusteringKey>, StdBound<ClusteringKey>)>,
     /// How each predicate is tested on each row.
     checks: Vec<Check>,
+    /// The same tests on a row's cells, when every check is a
+    /// [`Check::Cell`] or guaranteed: a filtering scan's fast path.
+    cells: Option<CellFilter>,
     /// Whether any predicate restricts clustering columns.
     restricts_clustering: bool,
 }
@@ -107,18 +111,20 @@ pub(crate) fn seek(
             .filter(|(start, end)| bounds_ordered(start, end))
             .collect()
     };
+    let checks: Vec<Check> = row_checks(table, predicates, exact_keys.is_some())
+        .into_iter()
+        .zip(predicates)
+        .map(|(needed, p)| match p {
+            _ if !needed => Check::Guaranteed,
+            Predicate::Compare { column, .. } if column.kind == ColumnKind::Regular => {
+                Check::Cell(data.slot(&column.name))
+            }
+            _ => Check::Row,
+        })
+        .collect();
     Seek {
-        checks: row_checks(table, predicates, exact_keys.is_some())
-            .into_iter()
-            .zip(predicates)
-            .map(|(needed, p)| match p {
-                _ if !needed => Check::Guaranteed,
-                Predicate::Compare { column, .. } if column.kind == ColumnKind::Regular => {
-                    Check::Cell(data.slot(&column.name))
-                }
-                _ => Check::Row,
-            })
-            .collect(),
+        cells: cell_filter(predicates, &checks),
+        checks,
         exact_keys,
         ranges,
         restricts_clustering: predicates.iter().any(restricts_clustering),
@@ -163,14 +169,19 @@ pub(crate) fn rows_of<'a>(
     }
     let mut any_live_row = false;
     let mut keep_going = true;
+    let cells = seek.cells.as_ref();
     let mut on_row = |key: &'a ClusteringKey, row: &'a Row, cost: &mut WalkCost| -> bool {
         if !row.is_live(walk.now_secs) {
             return true;
         }
         any_live_row = true;
         cost.rows_scanned += 1;
+        let fast = cells.and_then(|f| f.passes(row, walk.now_secs));
+        if fast == Some(false) {
+            return true;
+        }
         let v = view(Some(key), Some(row));
-        if passes(&v) {
+        if fast == Some(true) || passes(&v) {
             keep_going = visit(v);
         }
         keep_going
@@ -210,6 +221,22 @@ pub(crate) fn rows_of<'a>(
         }
     }
     true
+}
+
+/// The [`CellFilter`] testing what `checks` test, if every check is a
+/// cell comparison or guaranteed.
+fn cell_filter(predicates: &[Predicate<'_>], checks: &[Check]) -> Option<CellFilter> {
+    let mut tests = Vec::with_capacity(checks.len());
+    for (p, check) in predicates.iter().zip(checks) {
+        match (check, p) {
+            (Check::Guaranteed, _) => {}
+            (Check::Cell(slot), Predicate::Compare { op, value, .. }) => {
+                tests.push((*slot, *op, value));
+            }
+            _ => return None,
+        }
+    }
+    Some(CellFilter::new(tests))
 }
 
 /// [`restrict::matches`] for a comparison on a regular column, reading
