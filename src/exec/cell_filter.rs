@@ -25,8 +25,9 @@ struct CellTest {
     slot: Option<usize>,
     op: Operator,
     bound: Value,
-    /// [`order_key`] of a `double` bound.
-    double_key: Option<i64>,
+    /// For a `double` bound, the [`order_key`]s of the doubles that pass,
+    /// as an inclusive range (empty when `lo > hi`); `None` for `!=`.
+    doubles: Option<(i64, i64)>,
 }
 
 impl CellFilter {
@@ -39,8 +40,8 @@ impl CellFilter {
             .map(|(slot, op, bound)| CellTest {
                 slot,
                 op,
-                double_key: match bound {
-                    Value::Double(b) => Some(order_key(*b)),
+                doubles: match bound {
+                    Value::Double(b) => passing_keys(op, order_key(*b)),
                     _ => None,
                 },
                 bound: bound.clone(),
@@ -72,12 +73,25 @@ impl CellFilter {
 impl CellTest {
     #[inline]
     fn holds(&self, found: Option<&Value>) -> bool {
-        match (self.double_key, found) {
-            (Some(bound), Some(Value::Double(v))) => {
-                restrict::holds(self.op, order_key(*v).cmp(&bound))
-            }
+        match (self.doubles, found) {
+            (Some((lo, hi)), Some(Value::Double(v))) => (lo..=hi).contains(&order_key(*v)),
             _ => restrict::compare_holds(self.op, found, &self.bound),
         }
+    }
+}
+
+/// The keys `k` with `k op bound` (`bound` a key), as an inclusive range.
+fn passing_keys(op: Operator, bound: i64) -> Option<(i64, i64)> {
+    let empty = (i64::MAX, i64::MIN);
+    let above = |k: i64| k.checked_add(1).map_or(empty, |lo| (lo, i64::MAX));
+    let below = |k: i64| k.checked_sub(1).map_or(empty, |hi| (i64::MIN, hi));
+    match op {
+        Operator::Eq => Some((bound, bound)),
+        Operator::Ne => None,
+        Operator::Lt => Some(below(bound)),
+        Operator::Le => Some((i64::MIN, bound)),
+        Operator::Gt => Some(above(bound)),
+        Operator::Ge => Some((bound, i64::MAX)),
     }
 }
 
@@ -92,6 +106,50 @@ fn order_key(v: f64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_double_test_holds_as_the_general_comparison_does() {
+        let values = [
+            f64::NEG_INFINITY,
+            -2.0,
+            -0.0,
+            0.0,
+            2.0,
+            f64::INFINITY,
+            f64::NAN,
+        ];
+        let ops = [
+            Operator::Eq,
+            Operator::Ne,
+            Operator::Lt,
+            Operator::Le,
+            Operator::Gt,
+            Operator::Ge,
+        ];
+        for op in ops {
+            for b in values {
+                let bound = Value::Double(b);
+                let filter = CellFilter::new([(Some(0), op, &bound)]);
+                for v in values {
+                    let found = Value::Double(v);
+                    assert_eq!(
+                        filter.tests[0].holds(Some(&found)),
+                        restrict::compare_holds(op, Some(&found), &bound),
+                        "{v} {op:?} {b}"
+                    );
+                }
+                assert!(!filter.tests[0].holds(None));
+            }
+        }
+        assert_eq!(
+            passing_keys(Operator::Gt, i64::MAX),
+            Some((i64::MAX, i64::MIN))
+        );
+        assert_eq!(
+            passing_keys(Operator::Lt, i64::MIN),
+            Some((i64::MAX, i64::MIN))
+        );
+    }
 
     #[test]
     fn the_double_key_orders_as_values_do() {

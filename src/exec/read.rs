@@ -139,52 +139,28 @@ pub(crate) fn rows_of<'a>(
     cost: &mut WalkCost,
     visit: &mut dyn FnMut(RowView<'a>) -> bool,
 ) -> bool {
-    let view = |clustering: Option<&'a ClusteringKey>, row: Option<&'a Row>| RowView {
-        table: walk.table,
-        data: walk.data,
-        partition,
-        clustering,
-        row,
-        now_secs: walk.now_secs,
-        slots: walk.slots,
-    };
     let seek = walk.seek;
-    let passes = |v: &RowView<'_>| {
-        walk.predicates
-            .iter()
-            .zip(&seek.checks)
-            .all(|(p, check)| match check {
-                Check::Guaranteed => true,
-                Check::Cell(slot) => cell_passes(p, *slot, v),
-                Check::Row => restrict::matches(p, v),
-            })
-    };
     if walk.distinct {
         if !partition.is_live(walk.now_secs) {
             return true;
         }
         cost.rows_scanned += 1;
-        let v = view(None, None);
-        return !passes(&v) || visit(v);
+        return offer(walk, partition, None, None, false, visit);
     }
     let mut any_live_row = false;
-    let mut keep_going = true;
     let cells = seek.cells.as_ref();
+    // The filter test inline, the rest (row view, general test, visitor)
+    // out of line: most rows of a filtering scan fail the filter.
     let mut on_row = |key: &'a ClusteringKey, row: &'a Row, cost: &mut WalkCost| -> bool {
         if !row.is_live(walk.now_secs) {
             return true;
         }
         any_live_row = true;
         cost.rows_scanned += 1;
-        let fast = cells.and_then(|f| f.passes(row, walk.now_secs));
-        if fast == Some(false) {
-            return true;
+        match cells.map(|f| f.passes(row, walk.now_secs)) {
+            Some(Some(false)) => true,
+            fast => offer(walk, partition, Some(key), Some(row), fast.is_some(), visit),
         }
-        let v = view(Some(key), Some(row));
-        if fast == Some(true) || passes(&v) {
-            keep_going = visit(v);
-        }
-        keep_going
     };
     if let Some(keys) = &seek.exact_keys {
         for key in keys {
@@ -215,12 +191,42 @@ pub(crate) fn rows_of<'a>(
     }
     if !any_live_row && static_row_stands_in(walk, partition) {
         cost.rows_scanned += 1;
-        let v = view(None, None);
-        if passes(&v) {
-            return visit(v);
-        }
+        return offer(walk, partition, None, None, false, visit);
     }
     true
+}
+
+/// Hands a live row to `visit` if it passes the walk's tests (`passed`:
+/// already known to). Returns false when the visitor stopped the walk.
+#[inline(never)]
+fn offer<'a>(
+    walk: &Walk<'a, '_>,
+    partition: &'a Partition,
+    clustering: Option<&'a ClusteringKey>,
+    row: Option<&'a Row>,
+    passed: bool,
+    visit: &mut dyn FnMut(RowView<'a>) -> bool,
+) -> bool {
+    let v = RowView {
+        table: walk.table,
+        data: walk.data,
+        partition,
+        clustering,
+        row,
+        now_secs: walk.now_secs,
+        slots: walk.slots,
+    };
+    let passes = passed
+        || walk
+            .predicates
+            .iter()
+            .zip(&walk.seek.checks)
+            .all(|(p, check)| match check {
+                Check::Guaranteed => true,
+                Check::Cell(slot) => cell_passes(p, *slot, &v),
+                Check::Row => restrict::matches(p, &v),
+            });
+    !passes || visit(v)
 }
 
 /// The [`CellFilter`] testing what `checks` test, if every check is a
