@@ -14,6 +14,7 @@
 pub(crate) mod aggregate;
 mod bind;
 mod call;
+mod cell_filter;
 pub(crate) mod compiled;
 pub(crate) mod compiled_insert;
 mod conditions;

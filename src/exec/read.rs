@@ -13,6 +13,7 @@ use crate::schema::{Column, ColumnKind, Table};
 use crate::storage::{bounds_ordered, ClusteringKey, Partition, Row, Slot, TableData};
 use crate::types::Value;
 
+use super::cell_filter::CellFilter;
 use super::restrict::{self, Predicate};
 use super::view::RowView;
 
@@ -72,6 +73,9 @@ pub(crate) struct Seek {
     ranges: Vec<(StdBound<ClusteringKey>, StdBound<ClusteringKey>)>,
     /// How each predicate is tested on each row.
     checks: Vec<Check>,
+    /// The same tests on a row's cells, when every check is a
+    /// [`Check::Cell`] or guaranteed: a filtering scan's fast path.
+    cells: Option<CellFilter>,
     /// Whether any predicate restricts clustering columns.
     restricts_clustering: bool,
 }
@@ -107,18 +111,20 @@ pub(crate) fn seek(
             .filter(|(start, end)| bounds_ordered(start, end))
             .collect()
     };
+    let checks: Vec<Check> = row_checks(table, predicates, exact_keys.is_some())
+        .into_iter()
+        .zip(predicates)
+        .map(|(needed, p)| match p {
+            _ if !needed => Check::Guaranteed,
+            Predicate::Compare { column, .. } if column.kind == ColumnKind::Regular => {
+                Check::Cell(data.slot(&column.name))
+            }
+            _ => Check::Row,
+        })
+        .collect();
     Seek {
-        checks: row_checks(table, predicates, exact_keys.is_some())
-            .into_iter()
-            .zip(predicates)
-            .map(|(needed, p)| match p {
-                _ if !needed => Check::Guaranteed,
-                Predicate::Compare { column, .. } if column.kind == ColumnKind::Regular => {
-                    Check::Cell(data.slot(&column.name))
-                }
-                _ => Check::Row,
-            })
-            .collect(),
+        cells: cell_filter(predicates, &checks),
+        checks,
         exact_keys,
         ranges,
         restricts_clustering: predicates.iter().any(restricts_clustering),
@@ -133,47 +139,28 @@ pub(crate) fn rows_of<'a>(
     cost: &mut WalkCost,
     visit: &mut dyn FnMut(RowView<'a>) -> bool,
 ) -> bool {
-    let view = |clustering: Option<&'a ClusteringKey>, row: Option<&'a Row>| RowView {
-        table: walk.table,
-        data: walk.data,
-        partition,
-        clustering,
-        row,
-        now_secs: walk.now_secs,
-        slots: walk.slots,
-    };
     let seek = walk.seek;
-    let passes = |v: &RowView<'_>| {
-        walk.predicates
-            .iter()
-            .zip(&seek.checks)
-            .all(|(p, check)| match check {
-                Check::Guaranteed => true,
-                Check::Cell(slot) => cell_passes(p, *slot, v),
-                Check::Row => restrict::matches(p, v),
-            })
-    };
     if walk.distinct {
         if !partition.is_live(walk.now_secs) {
             return true;
         }
         cost.rows_scanned += 1;
-        let v = view(None, None);
-        return !passes(&v) || visit(v);
+        return offer(walk, partition, None, None, false, visit);
     }
     let mut any_live_row = false;
-    let mut keep_going = true;
+    let cells = seek.cells.as_ref();
+    // The filter test inline, the rest (row view, general test, visitor)
+    // out of line: most rows of a filtering scan fail the filter.
     let mut on_row = |key: &'a ClusteringKey, row: &'a Row, cost: &mut WalkCost| -> bool {
         if !row.is_live(walk.now_secs) {
             return true;
         }
         any_live_row = true;
         cost.rows_scanned += 1;
-        let v = view(Some(key), Some(row));
-        if passes(&v) {
-            keep_going = visit(v);
+        match cells.map(|f| f.passes(row, walk.now_secs)) {
+            Some(Some(false)) => true,
+            fast => offer(walk, partition, Some(key), Some(row), fast.is_some(), visit),
         }
-        keep_going
     };
     if let Some(keys) = &seek.exact_keys {
         for key in keys {
@@ -204,12 +191,58 @@ pub(crate) fn rows_of<'a>(
     }
     if !any_live_row && static_row_stands_in(walk, partition) {
         cost.rows_scanned += 1;
-        let v = view(None, None);
-        if passes(&v) {
-            return visit(v);
-        }
+        return offer(walk, partition, None, None, false, visit);
     }
     true
+}
+
+/// Hands a live row to `visit` if it passes the walk's tests (`passed`:
+/// already known to). Returns false when the visitor stopped the walk.
+#[inline(never)]
+fn offer<'a>(
+    walk: &Walk<'a, '_>,
+    partition: &'a Partition,
+    clustering: Option<&'a ClusteringKey>,
+    row: Option<&'a Row>,
+    passed: bool,
+    visit: &mut dyn FnMut(RowView<'a>) -> bool,
+) -> bool {
+    let v = RowView {
+        table: walk.table,
+        data: walk.data,
+        partition,
+        clustering,
+        row,
+        now_secs: walk.now_secs,
+        slots: walk.slots,
+    };
+    let passes = passed
+        || walk
+            .predicates
+            .iter()
+            .zip(&walk.seek.checks)
+            .all(|(p, check)| match check {
+                Check::Guaranteed => true,
+                Check::Cell(slot) => cell_passes(p, *slot, &v),
+                Check::Row => restrict::matches(p, &v),
+            });
+    !passes || visit(v)
+}
+
+/// The [`CellFilter`] testing what `checks` test, if every check is a
+/// cell comparison or guaranteed.
+fn cell_filter(predicates: &[Predicate<'_>], checks: &[Check]) -> Option<CellFilter> {
+    let mut tests = Vec::with_capacity(checks.len());
+    for (p, check) in predicates.iter().zip(checks) {
+        match (check, p) {
+            (Check::Guaranteed, _) => {}
+            (Check::Cell(slot), Predicate::Compare { op, value, .. }) => {
+                tests.push((*slot, *op, value));
+            }
+            _ => return None,
+        }
+    }
+    Some(CellFilter::new(tests))
 }
 
 /// [`restrict::matches`] for a comparison on a regular column, reading

@@ -438,7 +438,8 @@ pub(crate) fn compare_tuples(a: &[Value], b: &[Value]) -> Ordering {
     a.len().cmp(&b.len())
 }
 
-fn holds(op: Operator, order: Ordering) -> bool {
+/// Whether `order`, the order of a value against a bound, satisfies `op`.
+pub(crate) fn holds(op: Operator, order: Ordering) -> bool {
     match op {
         Operator::Eq => order == Ordering::Equal,
         Operator::Ne => order != Ordering::Equal,
