@@ -182,19 +182,16 @@ fn plan_insert(
         .resolve_table(ctx.keyspace.as_deref(), &insert.table)?;
     not_a_view(table)?;
     let mut synthetic = Vec::new();
-    let target = modify::insert(table, insert, &mut synthetic)?;
+    let mut target = modify::insert(table, insert, &mut synthetic)?;
     let class = QueryClass::PointLookup;
     let plan = routing::write_plan(ctx, table, StatementKind::Insert, class, &target.pk)?;
     if let Some(keys) = keys {
-        let restrictions = target.pk.into_iter().chain(target.ck);
-        keys.extend(
-            restrictions
-                .filter(|r| r.columns.len() == 1)
-                .filter_map(|r| {
-                    let kind = r.first().kind;
-                    r.value.map(|v| (kind, v))
-                }),
-        );
+        keys.reserve_exact(target.pk.len() + target.ck.len());
+        for r in target.pk.iter_mut().chain(target.ck.iter_mut()) {
+            if let (false, Some(value)) = (r.multi, r.value.take()) {
+                keys.push((r.first().kind, value));
+            }
+        }
     }
     Ok(plan)
 }
