@@ -364,7 +364,7 @@ impl Session {
             }
             None => {}
         }
-        self.run_planned(&prepared.statement, &binds, cached.plan)
+        self.run_planned(&prepared.statement, &binds, cached.plan, Vec::new())
     }
 
     /// Plans `prepared` under the current context, compiles it when it has
@@ -470,8 +470,9 @@ impl Session {
                 self.clock.now_micros(),
             );
         }
-        let plan = planner::plan_statement(&self.ctx, statement).map_err(Error::as_refusal)?;
-        self.run_planned(statement, binds, Arc::new(plan))
+        let (plan, key_literals) =
+            planner::plan_statement_keyed(&self.ctx, statement).map_err(Error::as_refusal)?;
+        self.run_planned(statement, binds, Arc::new(plan), key_literals)
     }
 
     /// Runs a data statement already planned against the current context.
@@ -480,6 +481,7 @@ impl Session {
         statement: &Statement,
         binds: &exec::Binds,
         plan: Arc<Plan>,
+        key_literals: planner::KeyLiterals,
     ) -> Result<ResultSet, Error> {
         let now_micros = self.clock.now_micros();
         let timestamp = if matches!(statement, Statement::Select(_)) {
@@ -505,6 +507,7 @@ impl Session {
             now_micros,
             list_sequence: &mut self.list_sequence,
             limits: self.limits,
+            key_literals,
         };
         let mut result = exec::run_data(&mut run, statement, &plan)?;
         result.plan = Some(plan);

@@ -40,7 +40,7 @@ pub(crate) use functions::FunctionContext;
 pub(crate) use schema::{run_schema, sync_storage};
 
 use crate::error::Error;
-use crate::planner::{Plan, PlanContext};
+use crate::planner::{KeyLiterals, Plan, PlanContext};
 use crate::storage::Store;
 use crate::syntax::ast::{Batch, BatchKind, BatchStatement, Statement};
 
@@ -83,6 +83,8 @@ pub(crate) struct Run<'a, 'f> {
     pub(crate) now_micros: i64,
     pub(crate) list_sequence: &'a mut i64,
     pub(crate) limits: crate::limits::Limits,
+    /// Key values planning already converted (a lone INSERT's).
+    pub(crate) key_literals: KeyLiterals,
 }
 
 impl Run<'_, '_> {
@@ -191,6 +193,11 @@ fn write_statements(
             fcx: run.fcx,
             list_sequence: run.list_sequence,
             limits: run.limits,
+            key_literals: if is_batch {
+                KeyLiterals::new()
+            } else {
+                std::mem::take(&mut run.key_literals)
+            },
         };
         if !batch_using.is_empty() {
             env.timestamp = write::stamp(table, batch_using, &mut env)?.timestamp;

@@ -7,11 +7,12 @@
 //! applying a batch.
 
 use crate::error::Error;
+use crate::planner::KeyLiterals;
 use crate::schema::{Column, ColumnKind, Table};
 use crate::storage::{Cell, ClusteringKey, Expiry, KeyValues, Liveness, Store, TableData};
 use crate::syntax::ast::{
     ArithmeticSign, AssignmentKind, ColumnRef, Delete, Insert, InsertSource, NativeType, Term,
-    Update, UsingItem,
+    TermKind, Update, UsingItem,
 };
 use crate::types::{DataType, Value};
 
@@ -39,6 +40,8 @@ pub(crate) struct WriteEnv<'a, 'f> {
     /// The session's limits (collection sizes).
     pub(crate) limits: crate::limits::Limits,
     pub(crate) list_sequence: &'a mut i64,
+    /// Key values the planner converted from this statement's literals.
+    pub(crate) key_literals: KeyLiterals,
 }
 
 /// The write time and expiry of a statement after its USING clause.
@@ -278,7 +281,10 @@ fn insert_values<'t>(
                     Error::invalid(format!("Undefined column name {}", name.name))
                         .with_span(name.span)
                 })?;
-                let value = eval_term(term, &column.data_type, &column.name, env.binds, env.fcx)?;
+                let value = match planned_literal(&mut env.key_literals, column, term) {
+                    Some(value) => value,
+                    None => eval_term(term, &column.data_type, &column.name, env.binds, env.fcx)?,
+                };
                 out.push((column, value));
             }
             Ok(out)
@@ -298,6 +304,22 @@ fn insert_values<'t>(
             super::json_insert::columns_from_json(table, &text, unset)
         }
     }
+}
+
+/// The value the planner converted for `column` from `term`, taken out:
+/// only for a term [`eval_term`] would convert the same way, a constant
+/// with no marker or function call in it.
+fn planned_literal(literals: &mut KeyLiterals, column: &Column, term: &Term) -> Option<Value> {
+    if literals.is_empty()
+        || matches!(
+            term.kind,
+            TermKind::Marker(_) | TermKind::FunctionCall { .. } | TermKind::TypeHint { .. }
+        )
+    {
+        return None;
+    }
+    let at = literals.iter().position(|(kind, _)| *kind == column.kind)?;
+    Some(literals.swap_remove(at).1)
 }
 
 /// Writes `value` into `column` of `row`: a cell, or for a non-frozen

@@ -24,8 +24,9 @@ pub use select::ALLOW_FILTERING_MESSAGE;
 
 use crate::cluster::{ConsistencyLevel, Coordinator, Ring};
 use crate::error::Error;
-use crate::schema::{Catalog, SchemaChange, Table};
-use crate::syntax::ast::{Batch, BatchStatement, Select, Statement};
+use crate::schema::{Catalog, ColumnKind, SchemaChange, Table};
+use crate::syntax::ast::{Batch, BatchStatement, Insert, Select, Statement};
+use crate::types::Value;
 
 use restriction::Restriction;
 
@@ -123,16 +124,7 @@ pub fn plan(ctx: &PlanContext, cql: &str) -> Result<Plan, Error> {
 pub fn plan_statement(ctx: &PlanContext, statement: &Statement) -> Result<Plan, Error> {
     match statement {
         Statement::Select(select) => plan_select(ctx, select),
-        Statement::Insert(insert) => {
-            let table = ctx
-                .catalog
-                .resolve_table(ctx.keyspace.as_deref(), &insert.table)?;
-            not_a_view(table)?;
-            let mut synthetic = Vec::new();
-            let target = modify::insert(table, insert, &mut synthetic)?;
-            let class = QueryClass::PointLookup;
-            routing::write_plan(ctx, table, StatementKind::Insert, class, &target.pk)
-        }
+        Statement::Insert(insert) => plan_insert(ctx, insert, None),
         Statement::Update(update) => {
             let table = ctx
                 .catalog
@@ -160,6 +152,48 @@ pub fn plan_statement(ctx: &PlanContext, statement: &Statement) -> Result<Plan, 
         ))
         .with_span(other.span())),
     }
+}
+
+/// Constant key values planning an INSERT converted, by key column: the
+/// executor takes them rather than parsing the same literals again.
+pub(crate) type KeyLiterals = Vec<(ColumnKind, Value)>;
+
+/// [`plan_statement`], handing back too the [`KeyLiterals`] of an INSERT
+/// (none for other statements).
+pub(crate) fn plan_statement_keyed(
+    ctx: &PlanContext,
+    statement: &Statement,
+) -> Result<(Plan, KeyLiterals), Error> {
+    let mut keys = KeyLiterals::new();
+    let plan = match statement {
+        Statement::Insert(insert) => plan_insert(ctx, insert, Some(&mut keys))?,
+        other => plan_statement(ctx, other)?,
+    };
+    Ok((plan, keys))
+}
+
+fn plan_insert(
+    ctx: &PlanContext,
+    insert: &Insert,
+    keys: Option<&mut KeyLiterals>,
+) -> Result<Plan, Error> {
+    let table = ctx
+        .catalog
+        .resolve_table(ctx.keyspace.as_deref(), &insert.table)?;
+    not_a_view(table)?;
+    let mut synthetic = Vec::new();
+    let mut target = modify::insert(table, insert, &mut synthetic)?;
+    let class = QueryClass::PointLookup;
+    let plan = routing::write_plan(ctx, table, StatementKind::Insert, class, &target.pk)?;
+    if let Some(keys) = keys {
+        keys.reserve_exact(target.pk.len() + target.ck.len());
+        for r in target.pk.iter_mut().chain(target.ck.iter_mut()) {
+            if let (false, Some(value)) = (r.multi, r.value.take()) {
+                keys.push((r.first().kind, value));
+            }
+        }
+    }
+    Ok(plan)
 }
 
 fn statement_word(statement: &Statement) -> &'static str {

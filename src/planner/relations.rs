@@ -9,7 +9,7 @@ use crate::schema::{Column, ColumnKind, Index, IndexKind, Table};
 use crate::syntax::ast::{
     InValues, IndexTargetKind, NativeType, Operator, Relation, RelationKind, Term, TermKind,
 };
-use crate::types::{coerce_term, DataType, TermError};
+use crate::types::{coerce_term, DataType, TermError, Value};
 
 use super::restriction::{Bound, Restriction, Shape};
 
@@ -258,7 +258,7 @@ impl<'a> WhereClause<'a> {
         };
         let col = column(table, name)?;
         check_operator_for_type(col, relation, &shape, map_entry, contains_key)?;
-        check_value_types(col, relation)?;
+        let value = check_value_types(col, relation)?.filter(|_| shape.is_eq());
         let index = serving_index(table, col, Operation::of(&shape, map_entry, contains_key));
         if matches!(shape, Shape::Like) && index.is_none() {
             return Err(invalid(
@@ -274,6 +274,7 @@ impl<'a> WhereClause<'a> {
             shape,
             relations: smallvec![relation],
             index,
+            value,
         };
         match col.kind {
             ColumnKind::PartitionKey(_) => merge_by_column(&mut self.pk, restriction),
@@ -606,6 +607,7 @@ fn multi_restriction<'a>(
         shape,
         relations: smallvec![relation],
         index,
+        value: None,
     })
 }
 
@@ -735,16 +737,19 @@ pub(crate) fn shape_terms<'a>(shape: &Shape<'a>) -> Vec<&'a Term> {
 
 /// Checks a value against the type it must have, as Cassandra does when it
 /// prepares the statement. Nulls and values bound at execution pass here.
-fn check_term(term: &Term, ty: &DataType, column: &str) -> Result<(), Error> {
+/// The converted value of a constant is returned for reuse.
+fn check_term(term: &Term, ty: &DataType, column: &str) -> Result<Option<Value>, Error> {
     match coerce_term(term, ty, column) {
+        Ok(value) => Ok(Some(value)),
         Err(TermError::Invalid(e)) => Err(e.with_span(term.span)),
-        _ => Ok(()),
+        Err(TermError::NotConstant(_)) => Ok(None),
     }
 }
 
 /// The values of a single-column relation, against the column's type (or
-/// its element, key or value type for CONTAINS and map entries).
-fn check_value_types(column: &Column, relation: &Relation) -> Result<(), Error> {
+/// its element, key or value type for CONTAINS and map entries). The value
+/// of a comparison or one-item IN with a constant is returned for reuse.
+fn check_value_types(column: &Column, relation: &Relation) -> Result<Option<Value>, Error> {
     let ty = &column.data_type;
     let name = column.name.as_str();
     let element = |key: bool| match ty {
@@ -758,21 +763,27 @@ fn check_value_types(column: &Column, relation: &Relation) -> Result<(), Error> 
         RelationKind::In {
             values: InValues::List(values),
             ..
-        } => values.iter().try_for_each(|v| check_term(v, ty, name)),
+        } => {
+            let mut last = None;
+            for v in values {
+                last = check_term(v, ty, name)?;
+            }
+            Ok(last.filter(|_| values.len() == 1))
+        }
         RelationKind::Contains { key, value, .. } => match element(*key) {
-            Some(ty) => check_term(value, ty, name),
-            None => Ok(()),
+            Some(ty) => check_term(value, ty, name).map(|_| None),
+            None => Ok(None),
         },
         RelationKind::MapEntry { key, value, .. } => {
             if let Some(ty) = element(true) {
                 check_term(key, ty, name)?;
             }
             match element(false) {
-                Some(ty) => check_term(value, ty, name),
-                None => Ok(()),
+                Some(ty) => check_term(value, ty, name).map(|_| None),
+                None => Ok(None),
             }
         }
-        _ => Ok(()),
+        _ => Ok(None),
     }
 }
 

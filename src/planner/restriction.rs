@@ -7,6 +7,7 @@ use smallvec::SmallVec;
 use crate::error::Error;
 use crate::schema::{Column, Index};
 use crate::syntax::ast::{InValues, Relation, Term};
+use crate::types::Value;
 
 /// One bound of a slice.
 #[derive(Debug, Clone, Copy)]
@@ -65,6 +66,10 @@ pub(crate) struct Restriction<'a> {
     pub(crate) relations: SmallVec<[&'a Relation; 1]>,
     /// The index that serves it, if any.
     pub(crate) index: Option<&'a Index>,
+    /// The value of an `=` restriction's constant term, converted once
+    /// while its type was checked, so routing and the executor need not
+    /// parse the literal again. `None` when not constant or after merging.
+    pub(crate) value: Option<Value>,
 }
 
 impl<'a> Restriction<'a> {
@@ -92,6 +97,7 @@ impl<'a> Restriction<'a> {
     /// Merges `new` (a restriction on the same column(s)) into this one,
     /// with Cassandra's rules and messages.
     pub(crate) fn merge(&mut self, new: Restriction<'a>, subject: &str) -> Result<(), Error> {
+        self.value = None;
         let span = new.relations.first().map(|r| r.span);
         let fail = |message: String| {
             let error = Error::invalid(message);

@@ -5,7 +5,7 @@
 use std::ops::Bound as RangeBound;
 
 use crate::cluster::consistency::{plan_read, plan_write};
-use crate::cluster::murmur3::{murmur3_token, token_of, MAX_KEY_LEN};
+use crate::cluster::murmur3::{check_key_len, murmur3_token, token_of, MAX_KEY_LEN};
 use crate::cluster::range::{nodes_contacted, plan_range_read};
 use crate::cluster::ring::DEFAULT_NODES;
 use crate::cluster::ring::{NodeIndex, TokenRange as RingRange};
@@ -128,9 +128,10 @@ pub(crate) fn check_cartesian_product(
 /// The cartesian product of the partition key restrictions, coerced to the
 /// key columns' types: literals are checked as Cassandra checks them.
 fn partition_keys(table: &Table, pk: &[Restriction<'_>]) -> Result<Vec<Key>, Error> {
+    let columns = table.partition_key.len();
     let mut keys = vec![Key {
-        text: Vec::new(),
-        values: Some(Vec::new()),
+        text: Vec::with_capacity(columns),
+        values: Some(Vec::with_capacity(columns)),
     }];
     for column in table.partition_key_columns() {
         let Some(restriction) = pk.iter().find(|r| r.first().name == column.name) else {
@@ -147,7 +148,11 @@ fn partition_keys(table: &Table, pk: &[Restriction<'_>]) -> Result<Vec<Key>, Err
             }
         };
         if let [term] = terms.as_slice() {
-            extend_keys(&mut keys, term_text(term), key_value(column, term)?);
+            let value = match &restriction.value {
+                Some(value) => known_key_value(column, term, value.clone())?,
+                None => key_value(column, term)?,
+            };
+            extend_keys(&mut keys, term_text(term), value);
             continue;
         }
         let mut next = Vec::with_capacity(keys.len() * terms.len());
@@ -183,15 +188,31 @@ fn partition_keys(table: &Table, pk: &[Restriction<'_>]) -> Result<Vec<Key>, Err
 /// A key column's value from its term: `None` when bound at execution.
 fn key_value(column: &crate::schema::Column, term: &Term) -> Result<Option<Value>, Error> {
     match coerce_term(term, &column.data_type, &column.name) {
-        Ok(Value::Null) => Err(Error::invalid(format!(
-            "Invalid null value in condition for column {}",
-            column.name
-        ))
-        .with_span(term.span)),
+        Ok(Value::Null) => Err(null_key(column, term)),
         Ok(value) => Ok(Some(value)),
         Err(TermError::Invalid(e)) => Err(e.with_span(term.span)),
         Err(TermError::NotConstant(_)) => Ok(None),
     }
+}
+
+/// [`key_value`] for a term whose value the restriction already holds.
+fn known_key_value(
+    column: &crate::schema::Column,
+    term: &Term,
+    value: Value,
+) -> Result<Option<Value>, Error> {
+    if value.is_null() {
+        return Err(null_key(column, term));
+    }
+    Ok(Some(value))
+}
+
+fn null_key(column: &crate::schema::Column, term: &Term) -> Error {
+    Error::invalid(format!(
+        "Invalid null value in condition for column {}",
+        column.name
+    ))
+    .with_span(term.span)
 }
 
 /// Adds one column's text and value to every key, moving them into the
@@ -233,12 +254,19 @@ fn token_of_values(values: &[Value]) -> Result<i64, Error> {
         }
         return Ok(murmur3_token(&bytes));
     }
-    let bytes: Vec<Vec<u8>> = values
-        .iter()
-        .map(Value::serialize)
-        .collect::<Result<_, _>>()?;
-    let parts: Vec<&[u8]> = bytes.iter().map(Vec::as_slice).collect();
-    token_of(&parts)
+    // Composed in one buffer as `compose_partition_key` lays it out: a part
+    // too long for its two-byte length makes the whole key too long.
+    let mut key = Vec::with_capacity(24 * values.len());
+    for value in values {
+        let at = key.len();
+        key.extend_from_slice(&[0, 0]);
+        value.serialize_into(&mut key)?;
+        let len = (key.len() - at - 2).min(MAX_KEY_LEN) as u16;
+        key[at..at + 2].copy_from_slice(&len.to_be_bytes());
+        key.push(0x00);
+    }
+    check_key_len(key.len())?;
+    Ok(murmur3_token(&key))
 }
 
 fn names(ctx: &PlanContext, nodes: &[NodeIndex]) -> Vec<String> {
@@ -487,7 +515,7 @@ pub(crate) fn select_plan(
         limit: select.limit.as_ref().map(|t| t.to_string()),
         per_partition_limit: select.per_partition_limit.as_ref().map(|t| t.to_string()),
         allow_filtering: select.allow_filtering,
-        consistency: ctx.consistency.to_string(),
+        consistency: ctx.consistency.name().to_owned(),
         coordinator: ctx.ring.node(coordinator).id.clone(),
         nodes: names(ctx, &nodes),
         warnings,
@@ -521,7 +549,7 @@ pub(crate) fn write_plan(
         limit: None,
         per_partition_limit: None,
         allow_filtering: false,
-        consistency: ctx.consistency.to_string(),
+        consistency: ctx.consistency.name().to_owned(),
         coordinator: ctx.ring.node(coordinator).id.clone(),
         nodes: names(ctx, &nodes),
         warnings: Vec::new(),

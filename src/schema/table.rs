@@ -176,7 +176,7 @@ impl Table {
 
     /// `ks.table`, as messages name it.
     pub fn qualified_name(&self) -> String {
-        format!("{}.{}", self.keyspace, self.name)
+        [self.keyspace.as_str(), ".", self.name.as_str()].concat()
     }
 
     /// Whether the table holds counters.
