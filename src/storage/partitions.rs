@@ -7,6 +7,11 @@
 //! per level. So the partitions live in a hash map keyed by position,
 //! hashed by token alone (a Murmur3 token is already a good hash), and a
 //! separate ordered set of positions gives the order for scans.
+//!
+//! The map holds each partition boxed: its buckets stay small (a position
+//! and a pointer), so the table mostly stays in cache and its spare room
+//! costs little memory, where a bucket holding the whole partition would
+//! waste its size in every empty slot.
 
 use std::collections::hash_map::Entry;
 use std::collections::BTreeSet;
@@ -22,7 +27,7 @@ use super::partition::Partition;
 /// key bytes), as a full scan reads them in Cassandra.
 #[derive(Clone, Default)]
 pub struct PartitionMap {
-    by_position: FxHashMap<PartitionPosition, Partition>,
+    by_position: FxHashMap<PartitionPosition, Box<Partition>>,
     order: BTreeSet<PartitionPosition>,
 }
 
@@ -44,12 +49,12 @@ impl PartitionMap {
 
     /// The partition at `position`: one hash probe, the point lookup path.
     pub fn get(&self, position: &PartitionPosition) -> Option<&Partition> {
-        self.by_position.get(position)
+        self.by_position.get(position).map(|p| &**p)
     }
 
     /// The partition at `position` for writing, without touching the order.
     pub fn get_mut(&mut self, position: &PartitionPosition) -> Option<&mut Partition> {
-        self.by_position.get_mut(position)
+        self.by_position.get_mut(position).map(|p| &mut **p)
     }
 
     /// The partition at `position`, created by `new` if absent: the order
@@ -63,7 +68,7 @@ impl PartitionMap {
             Entry::Occupied(found) => found.into_mut(),
             Entry::Vacant(absent) => {
                 self.order.insert(absent.key().clone());
-                absent.insert(new())
+                absent.insert(Box::new(new()))
             }
         }
     }
@@ -75,10 +80,10 @@ impl PartitionMap {
         partition: Partition,
     ) -> Option<Partition> {
         match self.by_position.entry(position) {
-            Entry::Occupied(mut found) => Some(found.insert(partition)),
+            Entry::Occupied(mut found) => Some(*found.insert(Box::new(partition))),
             Entry::Vacant(absent) => {
                 self.order.insert(absent.key().clone());
-                absent.insert(partition);
+                absent.insert(Box::new(partition));
                 None
             }
         }
@@ -88,7 +93,7 @@ impl PartitionMap {
     pub fn remove(&mut self, position: &PartitionPosition) -> Option<Partition> {
         let removed = self.by_position.remove(position)?;
         self.order.remove(position);
-        Some(removed)
+        Some(*removed)
     }
 
     /// Removes every partition (TRUNCATE).
@@ -126,7 +131,7 @@ impl PartitionMap {
         &'a self,
         positions: impl DoubleEndedIterator<Item = &'a PartitionPosition> + 'a,
     ) -> impl DoubleEndedIterator<Item = (&'a PartitionPosition, &'a Partition)> + 'a {
-        positions.filter_map(|p| self.by_position.get(p).map(|partition| (p, partition)))
+        positions.filter_map(|p| self.by_position.get(p).map(|partition| (p, &**partition)))
     }
 }
 
