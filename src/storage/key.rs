@@ -2,6 +2,7 @@
 //! their clustering values honouring each column's ASC or DESC.
 
 use std::cmp::Ordering;
+use std::hash::{Hash, Hasher};
 
 use smallvec::SmallVec;
 
@@ -13,12 +14,20 @@ pub type KeyValues = SmallVec<[Value; 1]>;
 
 /// Where a partition sits on the ring: ordered by Murmur3 token, ties by
 /// the serialized key's bytes — the order of a full scan in Cassandra.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct PartitionPosition {
     /// The Murmur3 token.
     pub token: i64,
     /// The serialized partition key.
     pub key: Box<[u8]>,
+}
+
+/// Hashes the token alone: a Murmur3 token already spreads keys well,
+/// equal positions have equal tokens, and a lookup skips hashing the bytes.
+impl Hash for PartitionPosition {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.token.hash(state);
+    }
 }
 
 /// Where a clustering key sits relative to the keys it is a prefix of:

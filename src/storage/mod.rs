@@ -11,6 +11,7 @@
 mod cell;
 mod key;
 mod partition;
+mod partitions;
 mod row;
 mod rows;
 mod table;
@@ -22,6 +23,7 @@ use rustc_hash::FxHashMap;
 pub use cell::{Cell, Collection, Element, Expiry, Liveness, Slot};
 pub use key::{Bound, ClusteringKey, KeyValues, PartitionPosition};
 pub use partition::{bounds_ordered, Partition, RangeDeletion};
+pub use partitions::PartitionMap;
 pub use row::{Row, Slots, INLINE_SLOTS};
 pub use rows::RowMap;
 pub use table::TableData;

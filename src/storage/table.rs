@@ -1,19 +1,18 @@
 //! A table's data: partitions in ring order, and the map from column names
 //! to the slots rows keep their cells in.
 
-use std::collections::BTreeMap;
-
 use rustc_hash::FxHashMap;
 
 use super::key::PartitionPosition;
 use super::partition::Partition;
+use super::partitions::PartitionMap;
 use crate::types::Value;
 
 /// The rows of one table (or materialized view).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct TableData {
-    /// Partitions in token order: iteration is a full scan in Cassandra's order.
-    pub partitions: BTreeMap<PartitionPosition, Partition>,
+    /// The partitions: by hash for point access, in token order for scans.
+    pub partitions: PartitionMap,
     slots: FxHashMap<String, usize>,
     next_slot: usize,
 }
@@ -62,8 +61,7 @@ impl TableData {
     /// The partition at `position`, created empty for `key` if absent.
     pub fn partition_mut(&mut self, position: PartitionPosition, key: &[Value]) -> &mut Partition {
         self.partitions
-            .entry(position)
-            .or_insert_with(|| Partition::new(key.into()))
+            .get_or_insert_with(position, || Partition::new(key.into()))
     }
 
     /// Removes every row (TRUNCATE).
