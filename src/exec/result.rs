@@ -32,27 +32,21 @@ pub struct ColumnSpec {
 
 /// A result's columns. Shared, so that every result of a prepared
 /// statement holds its header without copying it; read it as a
-/// `[ColumnSpec]`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Columns(Arc<[ColumnSpec]>);
-
-impl Default for Columns {
-    fn default() -> Columns {
-        Columns(Arc::from(Vec::new()))
-    }
-}
+/// `[ColumnSpec]`. No columns (a write's result) allocate nothing.
+#[derive(Debug, Clone, Default)]
+pub struct Columns(Option<Arc<[ColumnSpec]>>);
 
 impl Deref for Columns {
     type Target = [ColumnSpec];
 
     fn deref(&self) -> &[ColumnSpec] {
-        &self.0
+        self.0.as_deref().unwrap_or_default()
     }
 }
 
 impl From<Vec<ColumnSpec>> for Columns {
     fn from(columns: Vec<ColumnSpec>) -> Columns {
-        Columns(columns.into())
+        Columns((!columns.is_empty()).then(|| columns.into()))
     }
 }
 
@@ -61,13 +55,21 @@ impl<'a> IntoIterator for &'a Columns {
     type IntoIter = std::slice::Iter<'a, ColumnSpec>;
 
     fn into_iter(self) -> Self::IntoIter {
-        self.0.iter()
+        self.iter()
     }
 }
 
+impl PartialEq for Columns {
+    fn eq(&self, other: &Columns) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for Columns {}
+
 impl PartialEq<Vec<ColumnSpec>> for Columns {
     fn eq(&self, other: &Vec<ColumnSpec>) -> bool {
-        *self.0 == **other
+        **self == **other
     }
 }
 
