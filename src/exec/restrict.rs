@@ -356,7 +356,7 @@ fn token_value(
 pub(crate) fn partition_position<V: std::borrow::Borrow<Value>>(
     key: &[V],
 ) -> Result<crate::storage::PartitionPosition, Error> {
-    let bytes = compose_key(key)?;
+    let bytes = Value::compose_key(key)?;
     if key.len() == 1 && bytes.is_empty() {
         // Cassandra validates every key a statement names.
         return Err(Error::invalid("Key may not be empty"));
@@ -366,26 +366,6 @@ pub(crate) fn partition_position<V: std::borrow::Borrow<Value>>(
         token: crate::cluster::murmur3::murmur3_token(&bytes),
         key: bytes.into_boxed_slice(),
     })
-}
-
-/// The bytes of a partition key as `compose_partition_key` lays them out,
-/// composed in one buffer.
-fn compose_key<V: std::borrow::Borrow<Value>>(key: &[V]) -> Result<Vec<u8>, Error> {
-    let mut out = Vec::with_capacity(24 * key.len());
-    if let [only] = key {
-        only.borrow().serialize_into(&mut out)?;
-        return Ok(out);
-    }
-    for part in key {
-        let at = out.len();
-        out.extend_from_slice(&[0, 0]);
-        part.borrow().serialize_into(&mut out)?;
-        // A longer part makes the whole key too long, which the caller refuses.
-        let len = (out.len() - at - 2).min(usize::from(u16::MAX)) as u16;
-        out[at..at + 2].copy_from_slice(&len.to_be_bytes());
-        out.push(0x00);
-    }
-    Ok(out)
 }
 
 fn serialize_parts(key: &[Value]) -> Result<Vec<Vec<u8>>, Error> {

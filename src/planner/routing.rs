@@ -5,7 +5,7 @@
 use std::ops::Bound as RangeBound;
 
 use crate::cluster::consistency::{plan_read, plan_write};
-use crate::cluster::murmur3::{check_key_len, murmur3_token, token_of, MAX_KEY_LEN};
+use crate::cluster::murmur3::{check_key_len, murmur3_token};
 use crate::cluster::range::{nodes_contacted, plan_range_read};
 use crate::cluster::ring::DEFAULT_NODES;
 use crate::cluster::ring::{NodeIndex, TokenRange as RingRange};
@@ -247,24 +247,7 @@ fn is_empty_key(key: &Key) -> bool {
 }
 
 fn token_of_values(values: &[Value]) -> Result<i64, Error> {
-    if let [single] = values {
-        let bytes = single.serialize()?;
-        if bytes.len() > MAX_KEY_LEN {
-            return token_of(&[&bytes]);
-        }
-        return Ok(murmur3_token(&bytes));
-    }
-    // Composed in one buffer as `compose_partition_key` lays it out: a part
-    // too long for its two-byte length makes the whole key too long.
-    let mut key = Vec::with_capacity(24 * values.len());
-    for value in values {
-        let at = key.len();
-        key.extend_from_slice(&[0, 0]);
-        value.serialize_into(&mut key)?;
-        let len = (key.len() - at - 2).min(MAX_KEY_LEN) as u16;
-        key[at..at + 2].copy_from_slice(&len.to_be_bytes());
-        key.push(0x00);
-    }
+    let key = Value::compose_key(values)?;
     check_key_len(key.len())?;
     Ok(murmur3_token(&key))
 }

@@ -29,6 +29,29 @@ impl Value {
         Ok(())
     }
 
+    /// The bytes of a partition key made of `parts`, as
+    /// [`crate::cluster::murmur3::compose_partition_key`] lays them out — one
+    /// part as it is, several each framed by a two-byte length and a zero —
+    /// composed in one buffer. The length is not checked: a part too long
+    /// for its two-byte length makes the whole key too long, which
+    /// [`crate::cluster::murmur3::check_key_len`] refuses.
+    pub fn compose_key<V: std::borrow::Borrow<Value>>(parts: &[V]) -> Result<Vec<u8>, Error> {
+        let mut out = Vec::with_capacity(24 * parts.len());
+        if let [only] = parts {
+            only.borrow().serialize_into(&mut out)?;
+            return Ok(out);
+        }
+        for part in parts {
+            let at = out.len();
+            out.extend_from_slice(&[0, 0]);
+            part.borrow().serialize_into(&mut out)?;
+            let len = (out.len() - at - 2).min(usize::from(u16::MAX)) as u16;
+            out[at..at + 2].copy_from_slice(&len.to_be_bytes());
+            out.push(0x00);
+        }
+        Ok(out)
+    }
+
     /// Cassandra's serialized form of the value: the bytes a token is computed from.
     ///
     /// `Empty` is zero bytes. Sets and maps are written in their (sorted) order, tuples and
