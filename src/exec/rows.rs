@@ -100,6 +100,14 @@ impl Rows {
         self.iter().map(<[Value]>::to_vec).collect()
     }
 
+    /// The rows as one `Vec` each, their values moved rather than copied.
+    pub fn into_vecs(mut self) -> Vec<Vec<Value>> {
+        let mut values = std::mem::take(&mut self.values).into_iter();
+        (0..self.len)
+            .map(|_| values.by_ref().take(self.width).collect())
+            .collect()
+    }
+
     fn row(&self, index: usize) -> &[Value] {
         &self.values[index * self.width..(index + 1) * self.width]
     }
@@ -195,7 +203,7 @@ impl IntoIterator for Rows {
 
     /// The rows as one `Vec` each.
     fn into_iter(self) -> Self::IntoIter {
-        self.to_vecs().into_iter()
+        self.into_vecs().into_iter()
     }
 }
 
@@ -251,6 +259,7 @@ mod tests {
         assert_eq!(rows.get(3), None);
         assert_eq!(rows, vec![ints(&[1, 2]), ints(&[3, 4]), ints(&[5, 6])]);
         assert_eq!(format!("{rows:?}"), format!("{:?}", rows.to_vecs()));
+        assert_eq!(rows.clone().into_vecs(), rows.to_vecs());
         rows.truncate(1);
         assert_eq!(rows, vec![ints(&[1, 2])]);
         assert_eq!(rows.iter().rev().count(), 1);

@@ -138,7 +138,7 @@ fn select(
         )
     })?;
     let types = result.columns.iter().map(|c| c.data_type.clone()).collect();
-    Ok((result.rows.to_vecs(), types))
+    Ok((result.rows.into_vecs(), types))
 }
 
 /// Where exported rows go: standard output, or the file and its `.N` successors.
