@@ -7,7 +7,7 @@
 //! dispatching on the predicate, and compares a `double` as the integer key
 //! of Java's order instead of through the general value comparison.
 
-use crate::storage::{Row, Slot};
+use crate::storage::StoredRow;
 use crate::syntax::ast::Operator;
 use crate::types::Value;
 
@@ -54,15 +54,13 @@ impl CellFilter {
     /// [`restrict::matches`] would decide; `None` when a tested slot holds
     /// a collection, which only the general test reads.
     #[inline]
-    pub(crate) fn passes(&self, row: &Row, now_secs: i64) -> Option<bool> {
+    pub(crate) fn passes(&self, row: &StoredRow, now_secs: i64) -> Option<bool> {
         for test in &self.tests {
-            let Some(slot) = test.slot.and_then(|s| row.slot(s)) else {
+            let Some(slot) = test.slot else {
                 return Some(false);
             };
-            let Slot::Cell(cell) = slot else {
-                return None;
-            };
-            if !test.holds(cell.live_value(now_secs)) {
+            let found = row.live_value(slot, now_secs).ok()?;
+            if !test.holds(found.as_deref()) {
                 return Some(false);
             }
         }

@@ -24,7 +24,9 @@ use smallvec::SmallVec;
 
 use crate::planner::{Direction, Plan, PlanContext, QueryClass};
 use crate::schema::{Column, ColumnKind, Table};
-use crate::storage::{bounds_ordered, ClusteringKey, KeyValues, Partition, Row, Store, TableData};
+use crate::storage::{
+    bounds_ordered, ClusteringKey, KeyValues, Partition, Store, StoredRow, TableData,
+};
 use crate::syntax::ast::{Operator, RelationKind, Select, Term, TermKind};
 use crate::types::Value;
 
@@ -373,7 +375,7 @@ impl<'a> Read<'a> {
             .limit
             .map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
         rows.reserve(range.len().min(most));
-        let mut visit = |(key, row): (&'a ClusteringKey, &'a Row)| -> bool {
+        let mut visit = |(key, row): (&'a ClusteringKey, &'a StoredRow)| -> bool {
             if !row.is_live(self.now_secs) {
                 return true;
             }
@@ -407,7 +409,7 @@ impl<'a> Read<'a> {
         &self,
         slots: &'v [(&'v Column, Option<usize>)],
         key: &'v ClusteringKey,
-        row: &'v Row,
+        row: &'v StoredRow,
     ) -> RowView<'v>
     where
         'a: 'v,
@@ -428,7 +430,7 @@ impl<'a> Read<'a> {
         select: &CompiledSelect,
         slots: &[(&'a Column, Option<usize>)],
         key: &'a ClusteringKey,
-        row: &'a Row,
+        row: &'a StoredRow,
         out: &mut Rows,
     ) {
         let view = self.view(slots, key, row);

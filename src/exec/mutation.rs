@@ -6,8 +6,8 @@ use std::ops::Bound as StdBound;
 
 use crate::schema::Table;
 use crate::storage::{
-    Cell, ClusteringKey, Liveness, Partition, PartitionPosition, RangeDeletion, Row, Slot, Store,
-    TableData,
+    Cell, ClusteringKey, Liveness, Partition, PartitionPosition, RangeDeletion, Row, RowEdit, Slot,
+    Store, TableData,
 };
 use crate::types::Value;
 
@@ -144,7 +144,7 @@ pub(crate) fn apply_row(
 ) {
     in_partition(data, position, key, |partition| {
         let floor = partition.floor(Some(&row.key));
-        let target = partition.row_mut(row.key);
+        let mut target = partition.row_mut(row.key);
         if target.cells.is_empty() {
             target.cells.reserve_exact(row.width);
         }
@@ -197,7 +197,7 @@ fn apply_ops(partition: &mut Partition, ops: Vec<Op>, now_secs: i64) {
             .take_while(|o| row_op_key(o).is_some_and(|k| k == key))
             .count();
         let floor = partition.floor(Some(key));
-        let row = partition.row_mut(key.clone());
+        let mut row = partition.row_mut(key.clone());
         if row.cells.is_empty() {
             // A new row: its cells take exactly the slots written, not the
             // spare room of a growing buffer (a no-op while they fit inline).
@@ -207,9 +207,9 @@ fn apply_ops(partition: &mut Partition, ops: Vec<Op>, now_secs: i64) {
                 .max();
             row.cells.reserve_exact(width.map_or(0, |w| w + 1));
         }
-        apply_row_op(row, floor, op, now_secs);
+        apply_row_op(&mut row, floor, op, now_secs);
         for op in ops.by_ref().take(run) {
-            apply_row_op(row, floor, op, now_secs);
+            apply_row_op(&mut row, floor, op, now_secs);
         }
     }
 }
@@ -254,7 +254,7 @@ fn partition_has_content(p: &Partition) -> bool {
     p.deleted_at.is_some()
         || !p.rows.is_empty()
         || !p.range_deletions.is_empty()
-        || p.static_row.cells.iter().any(Option::is_some)
+        || p.static_row.has_cells()
 }
 
 fn apply_op(partition: &mut Partition, op: Op, now_secs: i64) {
@@ -278,15 +278,15 @@ fn apply_op(partition: &mut Partition, op: Op, now_secs: i64) {
         }
         Op::Liveness { ref key, .. } => {
             let floor = partition.floor(Some(key));
-            let target = partition.row_mut(key.clone());
-            apply_row_op(target, floor, op, now_secs);
+            let mut target = partition.row_mut(key.clone());
+            apply_row_op(&mut target, floor, op, now_secs);
         }
         Op::Cell { ref row, .. }
         | Op::Element { ref row, .. }
         | Op::DeleteCollection { ref row, .. }
         | Op::CounterAdd { ref row, .. } => {
-            let (target, floor) = row_and_floor(partition, row);
-            apply_row_op(target, floor, op, now_secs);
+            let (mut target, floor) = row_and_floor(partition, row);
+            apply_row_op(&mut target, floor, op, now_secs);
         }
     }
 }
@@ -344,11 +344,11 @@ fn apply_row_op(target: &mut Row, floor: Option<i64>, op: Op, now_secs: i64) {
     }
 }
 
-fn row_and_floor<'p>(partition: &'p mut Partition, row: &RowRef) -> (&'p mut Row, Option<i64>) {
+fn row_and_floor<'p>(partition: &'p mut Partition, row: &RowRef) -> (RowEdit<'p>, Option<i64>) {
     match row {
         RowRef::Static => {
             let floor = partition.floor(None);
-            (&mut partition.static_row, floor)
+            (partition.static_row.edit(), floor)
         }
         RowRef::Row(key) => {
             let floor = partition.floor(Some(key));

@@ -10,7 +10,7 @@ use std::ops::Bound as StdBound;
 
 use crate::planner::Direction;
 use crate::schema::{Column, ColumnKind, Table};
-use crate::storage::{bounds_ordered, ClusteringKey, Partition, Row, Slot, TableData};
+use crate::storage::{bounds_ordered, ClusteringKey, Partition, SlotRef, StoredRow, TableData};
 use crate::types::Value;
 
 use super::cell_filter::CellFilter;
@@ -151,7 +151,7 @@ pub(crate) fn rows_of<'a>(
     let cells = seek.cells.as_ref();
     // The filter test inline, the rest (row view, general test, visitor)
     // out of line: most rows of a filtering scan fail the filter.
-    let mut on_row = |key: &'a ClusteringKey, row: &'a Row, cost: &mut WalkCost| -> bool {
+    let mut on_row = |key: &'a ClusteringKey, row: &'a StoredRow, cost: &mut WalkCost| -> bool {
         if !row.is_live(walk.now_secs) {
             return true;
         }
@@ -203,7 +203,7 @@ fn offer<'a>(
     walk: &Walk<'a, '_>,
     partition: &'a Partition,
     clustering: Option<&'a ClusteringKey>,
-    row: Option<&'a Row>,
+    row: Option<&'a StoredRow>,
     passed: bool,
     visit: &mut dyn FnMut(RowView<'a>) -> bool,
 ) -> bool {
@@ -253,10 +253,10 @@ fn cell_passes(predicate: &Predicate<'_>, slot: Option<usize>, row: &RowView<'_>
     };
     match slot.and_then(|s| row.row?.slot(s)) {
         None => false,
-        Some(Slot::Cell(cell)) => {
+        Some(SlotRef::Cell(cell)) => {
             restrict::compare_holds(*op, cell.live_value(row.now_secs), value)
         }
-        Some(Slot::Collection(_)) => restrict::matches(predicate, row),
+        Some(SlotRef::Collection(_)) => restrict::matches(predicate, row),
     }
 }
 

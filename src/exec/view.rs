@@ -5,7 +5,9 @@
 use std::borrow::Cow;
 
 use crate::schema::{Column, ColumnKind, Table};
-use crate::storage::{Cell, ClusteringKey, Collection, Partition, Row, Slot, TableData};
+use crate::storage::{
+    CellRef, ClusteringKey, Collection, Partition, SlotRef, StoredRow, TableData,
+};
 use crate::types::{DataType, Value};
 
 /// One row as a query sees it. `row` is `None` for a partition's static
@@ -16,7 +18,7 @@ pub(crate) struct RowView<'a> {
     pub(crate) data: &'a TableData,
     pub(crate) partition: &'a Partition,
     pub(crate) clustering: Option<&'a ClusteringKey>,
-    pub(crate) row: Option<&'a Row>,
+    pub(crate) row: Option<&'a StoredRow>,
     pub(crate) now_secs: i64,
     /// Storage slots of the table's columns found ahead of a walk (see
     /// [`slot_cache`]), so reading a cell does not look its name up; a
@@ -52,22 +54,22 @@ impl<'a> RowView<'a> {
     }
 
     /// The cell of a simple (non-collection) `column`, live or not.
-    pub(crate) fn cell(&self, column: &Column) -> Option<&'a Cell> {
+    pub(crate) fn cell(&self, column: &Column) -> Option<CellRef<'a>> {
         match self.slot(column)? {
-            Slot::Cell(cell) => Some(cell),
-            Slot::Collection(_) => None,
+            SlotRef::Cell(cell) => Some(cell),
+            SlotRef::Collection(_) => None,
         }
     }
 
     /// The collection cells of a non-frozen collection `column`.
     pub(crate) fn collection(&self, column: &Column) -> Option<&'a Collection> {
         match self.slot(column)? {
-            Slot::Collection(c) => Some(c),
-            Slot::Cell(_) => None,
+            SlotRef::Collection(c) => Some(c),
+            SlotRef::Cell(_) => None,
         }
     }
 
-    fn slot(&self, column: &Column) -> Option<&'a Slot> {
+    fn slot(&self, column: &Column) -> Option<SlotRef<'a>> {
         let row = match column.kind {
             ColumnKind::Static => &self.partition.static_row,
             ColumnKind::Regular => self.row?,
@@ -85,7 +87,7 @@ impl<'a> RowView<'a> {
         self.data.slot(&column.name)
     }
 
-    fn slot_value(&self, row: Option<&'a Row>, column: &Column) -> Cow<'a, Value> {
+    fn slot_value(&self, row: Option<&'a StoredRow>, column: &Column) -> Cow<'a, Value> {
         self.value_in_slot(row, self.slot_index(column), column)
     }
 
@@ -97,7 +99,7 @@ impl<'a> RowView<'a> {
 
     fn value_in_slot(
         &self,
-        row: Option<&'a Row>,
+        row: Option<&'a StoredRow>,
         slot: Option<usize>,
         column: &Column,
     ) -> Cow<'a, Value> {
@@ -105,8 +107,10 @@ impl<'a> RowView<'a> {
             return Cow::Owned(Value::Null);
         };
         match slot {
-            Slot::Cell(cell) => borrowed(cell.live_value(self.now_secs)),
-            Slot::Collection(c) => {
+            SlotRef::Cell(cell) => cell
+                .into_live_value(self.now_secs)
+                .unwrap_or(Cow::Owned(Value::Null)),
+            SlotRef::Collection(c) => {
                 Cow::Owned(collection_value(c, &column.data_type, self.now_secs))
             }
         }

@@ -11,7 +11,9 @@
 
 use crate::planner::PlanContext;
 use crate::schema::{ColumnKind, Table};
-use crate::storage::{ClusteringKey, Liveness, PartitionPosition, Row, Slot, Slots, Store};
+use crate::storage::{
+    ClusteringKey, Liveness, PartitionPosition, Row, Slot, SlotRef, Slots, Store,
+};
 use crate::types::Value;
 
 use super::bind::Binds;
@@ -229,7 +231,7 @@ fn project(view_name: &str, view: &Table, base_row: &RowView<'_>) -> Option<Proj
         .filter(|c| !c.is_primary_key())
         .filter_map(|c| {
             let slot = base.slot(base_row.data.slot(&c.name)?)?;
-            Some((c.name.clone(), slot.clone()))
+            Some((c.name.clone(), slot.to_slot()))
         })
         .collect();
     // A view keyed by a regular base column lives exactly as long as that
@@ -241,7 +243,7 @@ fn project(view_name: &str, view: &Table, base_row: &RowView<'_>) -> Option<Proj
         .filter_map(|c| base_row.table.column(&c.name))
         .find(|c| !c.is_primary_key())
         .and_then(|c| base.slot(base_row.data.slot(&c.name)?));
-    if let Some(Slot::Cell(cell)) = key_cell {
+    if let Some(SlotRef::Cell(cell)) = key_cell {
         return Some(Projection {
             view: view_name.to_string(),
             key,
@@ -255,16 +257,14 @@ fn project(view_name: &str, view: &Table, base_row: &RowView<'_>) -> Option<Proj
     }
     // A base row kept alive only by its cells (never INSERTed) gives a view
     // row that lives as long as its newest cell, expiry included.
-    let liveness = base.liveness.or_else(|| {
+    let liveness = base.liveness().or_else(|| {
         let (timestamp, expiry) = base
-            .cells
-            .iter()
-            .flatten()
-            .filter_map(|s| match s {
-                Slot::Cell(c) => c
+            .slots()
+            .filter_map(|(_, s)| match s {
+                SlotRef::Cell(c) => c
                     .live_value(base_row.now_secs)
                     .map(|_| (c.timestamp, c.expiry)),
-                Slot::Collection(c) => c.max_timestamp(base_row.now_secs).map(|t| (t, None)),
+                SlotRef::Collection(c) => c.max_timestamp(base_row.now_secs).map(|t| (t, None)),
             })
             .max_by_key(|(t, e)| (*t, e.map_or(i64::MAX, |e| e.expires_at())))?;
         Some(Liveness { timestamp, expiry })
@@ -320,5 +320,5 @@ fn put(ctx: &PlanContext, store: &mut Store, p: Projection) {
     }
     data.partition_mut(position, &p.key)
         .rows
-        .insert(ClusteringKey::exact(p.clustering, mask), row);
+        .insert(ClusteringKey::exact(p.clustering, mask), row.into());
 }

@@ -9,7 +9,9 @@
 use crate::error::Error;
 use crate::planner::KeyLiterals;
 use crate::schema::{Column, ColumnKind, Table};
-use crate::storage::{Cell, ClusteringKey, Expiry, KeyValues, Liveness, Store, TableData};
+use std::borrow::Cow;
+
+use crate::storage::{Cell, ClusteringKey, Expiry, KeyValues, Liveness, SlotRef, Store, TableData};
 use crate::syntax::ast::{
     ArithmeticSign, AssignmentKind, ColumnRef, Delete, Insert, InsertSource, NativeType, Term,
     TermKind, Update, UsingItem,
@@ -543,8 +545,10 @@ fn current(
         return Value::Null;
     };
     match slot {
-        crate::storage::Slot::Cell(c) => c.live_value(env.now_secs).cloned().unwrap_or(Value::Null),
-        crate::storage::Slot::Collection(c) => collection_value(c, &column.data_type, env.now_secs),
+        SlotRef::Cell(c) => c
+            .into_live_value(env.now_secs)
+            .map_or(Value::Null, Cow::into_owned),
+        SlotRef::Collection(c) => collection_value(c, &column.data_type, env.now_secs),
     }
 }
 
@@ -566,7 +570,7 @@ fn list_keys(
         RowRef::Row(k) => partition.rows.get(&k),
     };
     match row.and_then(|r| r.slot(d.slot(&column.name)?)) {
-        Some(crate::storage::Slot::Collection(c)) => c
+        Some(SlotRef::Collection(c)) => c
             .live(env.now_secs)
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect(),

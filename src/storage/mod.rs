@@ -14,6 +14,7 @@ mod partition;
 mod partitions;
 mod row;
 mod rows;
+mod stored;
 mod table;
 
 use std::sync::Arc;
@@ -26,6 +27,7 @@ pub use partition::{bounds_ordered, Partition, RangeDeletion};
 pub use partitions::PartitionMap;
 pub use row::{Row, Slots, INLINE_SLOTS};
 pub use rows::RowMap;
+pub use stored::{CellRef, IsCollection, RowEdit, SlotRef, StoredRow};
 pub use table::TableData;
 
 /// Calls `f` with `keyspace.name`, built on the stack for the usual short

@@ -4,8 +4,8 @@
 use std::ops::Bound as RangeBound;
 
 use super::key::ClusteringKey;
-use super::row::Row;
 use super::rows::RowMap;
+use super::stored::{RowEdit, StoredRow};
 use crate::types::Value;
 
 /// A deletion of a slice of clustering keys (`DELETE … WHERE c > 3`): it
@@ -44,7 +44,7 @@ pub struct Partition {
     /// Everything written at or before this time is deleted.
     pub deleted_at: Option<i64>,
     /// The static columns.
-    pub static_row: Row,
+    pub static_row: StoredRow,
     /// The clustering rows, in clustering order.
     pub rows: RowMap,
     /// Range deletions still shadowing older writes.
@@ -57,7 +57,7 @@ impl Partition {
         Partition {
             key,
             deleted_at: None,
-            static_row: Row::default(),
+            static_row: StoredRow::default(),
             rows: RowMap::new(),
             range_deletions: Vec::new(),
         }
@@ -76,9 +76,9 @@ impl Partition {
         self.deleted_at.max(ranges)
     }
 
-    /// The row at `key`, created empty if absent.
-    pub fn row_mut(&mut self, key: ClusteringKey) -> &mut Row {
-        self.rows.row_mut(key)
+    /// The row at `key`, created empty if absent, unpacked for writing.
+    pub fn row_mut(&mut self, key: ClusteringKey) -> RowEdit<'_> {
+        self.rows.row_mut(key).edit()
     }
 
     /// Deletes the whole partition as of `timestamp`.
@@ -86,14 +86,10 @@ impl Partition {
         if self.deleted_at.is_none_or(|d| d < timestamp) {
             self.deleted_at = Some(timestamp);
         }
-        self.static_row.purge(timestamp);
-        for row in self.rows.values_mut() {
-            row.purge(timestamp);
-        }
+        self.static_row.edit().purge(timestamp);
         self.rows.retain(|_, r| {
-            r.liveness.is_some()
-                || r.cells.iter().any(Option::is_some)
-                || r.deleted_at.is_some_and(|d| d > timestamp)
+            r.edit().purge(timestamp);
+            r.liveness().is_some() || r.has_cells() || r.deleted_at().is_some_and(|d| d > timestamp)
         });
         self.range_deletions.retain(|r| r.timestamp > timestamp);
     }
@@ -105,7 +101,7 @@ impl Partition {
         }
         let range = (deletion.start.as_ref(), deletion.end.as_ref());
         for (_, row) in self.rows.range_mut(range) {
-            row.purge(deletion.timestamp);
+            row.edit().purge(deletion.timestamp);
         }
         self.range_deletions.push(deletion);
     }

@@ -1,4 +1,8 @@
 //! A row: its liveness marker, its deletion time and one slot per column.
+//!
+//! This is the form the write logic works on and the one a packed row
+//! unpacks to; tables keep rows as [`super::StoredRow`], which packs the
+//! common case into far less memory.
 
 use smallvec::SmallVec;
 

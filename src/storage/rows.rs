@@ -13,7 +13,7 @@
 use std::ops::Bound;
 
 use super::key::ClusteringKey;
-use super::row::Row;
+use super::stored::StoredRow;
 
 /// Most rows in one chunk: a middle insert moves at most this many.
 const CHUNK: usize = 128;
@@ -24,11 +24,11 @@ const CHUNK: usize = 128;
 #[derive(Debug, Clone, Default)]
 struct Chunk {
     keys: Vec<ClusteringKey>,
-    rows: Vec<Row>,
+    rows: Vec<StoredRow>,
 }
 
 impl Chunk {
-    fn single(key: ClusteringKey, row: Row) -> Chunk {
+    fn single(key: ClusteringKey, row: StoredRow) -> Chunk {
         Chunk {
             keys: vec![key],
             rows: vec![row],
@@ -40,7 +40,7 @@ impl Chunk {
     }
 
     /// Room for one more row, grown by a quarter rather than doubled when
-    /// full: a row is some 200 bytes, so the spare room of a doubling buffer
+    /// full: a key and a row are some 130 bytes, so the spare room of a doubling buffer
     /// (a quarter of it on average — 100 rows in room for 128) would cost
     /// more than the extra copies of a gentler growth, which stay amortized
     /// O(1). A chunk never needs room for more than [`CHUNK`] rows.
@@ -53,7 +53,7 @@ impl Chunk {
         }
     }
 
-    fn insert(&mut self, i: usize, key: ClusteringKey, row: Row) {
+    fn insert(&mut self, i: usize, key: ClusteringKey, row: StoredRow) {
         self.make_room();
         self.keys.insert(i, key);
         self.rows.insert(i, row);
@@ -130,12 +130,12 @@ impl RowMap {
     }
 
     /// The row at `key`.
-    pub fn get(&self, key: &ClusteringKey) -> Option<&Row> {
+    pub fn get(&self, key: &ClusteringKey) -> Option<&StoredRow> {
         self.get_key_value(key).map(|(_, r)| r)
     }
 
     /// The stored key and row at `key`.
-    pub fn get_key_value(&self, key: &ClusteringKey) -> Option<(&ClusteringKey, &Row)> {
+    pub fn get_key_value(&self, key: &ClusteringKey) -> Option<(&ClusteringKey, &StoredRow)> {
         let (c, found) = self.search(key);
         let i = found.ok()?;
         let chunk = self.chunks.get(c)?;
@@ -143,7 +143,7 @@ impl RowMap {
     }
 
     /// Puts a new row at place `(c, i)`; returns where it ended up.
-    fn insert_at(&mut self, (c, i): Pos, key: ClusteringKey, row: Row) -> Pos {
+    fn insert_at(&mut self, (c, i): Pos, key: ClusteringKey, row: StoredRow) -> Pos {
         self.len += 1;
         let last = self.chunks.len().saturating_sub(1);
         let Some(chunk) = self.chunks.get_mut(c) else {
@@ -175,16 +175,16 @@ impl RowMap {
     }
 
     /// The row at `key`, created empty if absent (`entry(key).or_default()`).
-    pub fn row_mut(&mut self, key: ClusteringKey) -> &mut Row {
+    pub fn row_mut(&mut self, key: ClusteringKey) -> &mut StoredRow {
         let (c, i) = match self.search(&key) {
             (c, Ok(i)) => (c, i),
-            (c, Err(i)) => self.insert_at((c, i), key, Row::default()),
+            (c, Err(i)) => self.insert_at((c, i), key, StoredRow::default()),
         };
         &mut self.chunks[c].rows[i]
     }
 
     /// Stores `row` at `key`, returning the row it replaces.
-    pub fn insert(&mut self, key: ClusteringKey, row: Row) -> Option<Row> {
+    pub fn insert(&mut self, key: ClusteringKey, row: StoredRow) -> Option<StoredRow> {
         match self.search(&key) {
             (c, Ok(i)) => Some(std::mem::replace(&mut self.chunks[c].rows[i], row)),
             (c, Err(i)) => {
@@ -195,7 +195,7 @@ impl RowMap {
     }
 
     /// Removes the row at `key`, returning it.
-    pub fn remove(&mut self, key: &ClusteringKey) -> Option<Row> {
+    pub fn remove(&mut self, key: &ClusteringKey) -> Option<StoredRow> {
         let (c, found) = self.search(key);
         let i = found.ok()?;
         let chunk = self.chunks.get_mut(c)?;
@@ -214,19 +214,19 @@ impl RowMap {
     }
 
     /// Every row, in clustering order.
-    pub fn values(&self) -> impl DoubleEndedIterator<Item = &Row> + '_ {
+    pub fn values(&self) -> impl DoubleEndedIterator<Item = &StoredRow> + '_ {
         self.chunks.iter().flat_map(|chunk| chunk.rows.iter())
     }
 
     /// Every row, mutably, in clustering order.
-    pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut Row> + '_ {
+    pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut StoredRow> + '_ {
         self.chunks
             .iter_mut()
             .flat_map(|chunk| chunk.rows.iter_mut())
     }
 
     /// Keeps the rows for which `keep` holds.
-    pub fn retain(&mut self, mut keep: impl FnMut(&ClusteringKey, &mut Row) -> bool) {
+    pub fn retain(&mut self, mut keep: impl FnMut(&ClusteringKey, &mut StoredRow) -> bool) {
         for chunk in &mut self.chunks {
             let kept: Vec<bool> = chunk
                 .keys
@@ -280,7 +280,7 @@ impl RowMap {
     pub fn range_runs(
         &self,
         (start, end): (Bound<&ClusteringKey>, Bound<&ClusteringKey>),
-    ) -> impl DoubleEndedIterator<Item = (&[ClusteringKey], &[Row])> + '_ {
+    ) -> impl DoubleEndedIterator<Item = (&[ClusteringKey], &[StoredRow])> + '_ {
         let ((c0, i0), (c1, i1)) = self.bounds(start, end);
         let chunks = match self.chunks.get(c0..=c1) {
             Some(chunks) if (c0, i0) < (c1, i1) => chunks,
@@ -298,7 +298,7 @@ impl RowMap {
     pub fn range_mut(
         &mut self,
         (start, end): (Bound<&ClusteringKey>, Bound<&ClusteringKey>),
-    ) -> impl DoubleEndedIterator<Item = (&ClusteringKey, &mut Row)> + '_ {
+    ) -> impl DoubleEndedIterator<Item = (&ClusteringKey, &mut StoredRow)> + '_ {
         let ((c0, i0), (c1, i1)) = self.bounds(start, end);
         let chunks = match self.chunks.get_mut(c0..=c1) {
             Some(chunks) if (c0, i0) < (c1, i1) => chunks,
@@ -341,7 +341,7 @@ impl<'a> Iter<'a> {
 }
 
 impl<'a> Iterator for Iter<'a> {
-    type Item = (&'a ClusteringKey, &'a Row);
+    type Item = (&'a ClusteringKey, &'a StoredRow);
 
     fn next(&mut self) -> Option<Self::Item> {
         if self.left == 0 {
@@ -382,7 +382,7 @@ impl DoubleEndedIterator for Iter<'_> {
 impl ExactSizeIterator for Iter<'_> {}
 
 impl<'a> IntoIterator for &'a RowMap {
-    type Item = (&'a ClusteringKey, &'a Row);
+    type Item = (&'a ClusteringKey, &'a StoredRow);
     type IntoIter = Iter<'a>;
 
     fn into_iter(self) -> Iter<'a> {
@@ -435,7 +435,7 @@ mod tests {
             rows.row_mut(key(v, 0));
         }
         for v in (0..1000).map(|v| v * 7 % 1000) {
-            rows.insert(key(v, 0), Row::default());
+            rows.insert(key(v, 0), StoredRow::default());
         }
         assert_eq!(rows.len(), 1000);
         assert!(rows
@@ -471,7 +471,7 @@ mod tests {
         let mut reference = std::collections::BTreeMap::new();
         for v in (0..40).step_by(3) {
             rows.row_mut(key(v, 0));
-            reference.insert(key(v, 0), Row::default());
+            reference.insert(key(v, 0), StoredRow::default());
         }
         let bounds = |v: i32| {
             [
@@ -505,13 +505,13 @@ mod tests {
         let mut rows = RowMap::new();
         for v in 0..10 {
             let row = rows.row_mut(key(v, 0));
-            row.deleted_at = Some(i64::from(v));
+            row.edit().deleted_at = Some(i64::from(v));
         }
-        rows.retain(|_, r| r.deleted_at.is_some_and(|d| d % 3 == 0));
+        rows.retain(|_, r| r.deleted_at().is_some_and(|d| d % 3 == 0));
         let got: Vec<(i32, Option<i64>)> = rows
             .iter()
             .map(|(k, r)| match k.values() {
-                [Value::Int(v)] => (*v, r.deleted_at),
+                [Value::Int(v)] => (*v, r.deleted_at()),
                 _ => (-1, None),
             })
             .collect();
@@ -532,20 +532,20 @@ mod tests {
             let scrambled = |n: i32| (n * 7919) % 5003;
             for n in 0..5003 {
                 let v = scrambled(n);
-                rows.row_mut(key(v, desc)).deleted_at = Some(i64::from(v));
+                rows.row_mut(key(v, desc)).edit().deleted_at = Some(i64::from(v));
                 reference.insert(key(v, desc), i64::from(v));
             }
             for n in (0..5003).step_by(3) {
                 let v = scrambled(n * 2 % 5003);
                 assert_eq!(
-                    rows.remove(&key(v, desc)).map(|r| r.deleted_at),
+                    rows.remove(&key(v, desc)).map(|r| r.deleted_at()),
                     reference.remove(&key(v, desc)).map(Some)
                 );
             }
             assert_eq!(rows.len(), reference.len());
             let mine: Vec<_> = rows
                 .iter()
-                .map(|(k, r)| (k.clone(), r.deleted_at))
+                .map(|(k, r)| (k.clone(), r.deleted_at()))
                 .collect();
             let theirs: Vec<_> = reference
                 .iter()
@@ -574,22 +574,22 @@ mod tests {
                 assert_eq!(rows.range(range).len(), theirs.len());
                 let mutated = rows
                     .range_mut(range)
-                    .map(|(_, r)| r.deleted_at = None)
+                    .map(|(_, r)| r.edit().deleted_at = None)
                     .count();
                 assert_eq!(mutated, theirs.len());
             }
-            rows.retain(|_, r| r.deleted_at.is_some());
+            rows.retain(|_, r| r.deleted_at().is_some());
             reference.retain(|k, _| rows.get(k).is_some());
             assert_eq!(rows.len(), reference.len());
-            assert!(rows.values().all(|r| r.deleted_at.is_some()));
+            assert!(rows.values().all(|r| r.deleted_at().is_some()));
         }
     }
 
     #[test]
     fn insert_get_and_remove() {
         let mut rows = RowMap::new();
-        assert!(rows.insert(key(2, 0), Row::default()).is_none());
-        assert!(rows.insert(key(2, 0), Row::default()).is_some());
+        assert!(rows.insert(key(2, 0), StoredRow::default()).is_none());
+        assert!(rows.insert(key(2, 0), StoredRow::default()).is_some());
         assert!(rows.get(&key(2, 0)).is_some());
         assert!(rows.remove(&key(2, 0)).is_some());
         assert!(rows.is_empty());

@@ -13,7 +13,9 @@ use std::collections::BTreeMap;
 use super::literal::literal;
 use crate::schema::{Column, Table};
 use crate::shell::describe::cql::{name, qualified};
-use crate::storage::{Cell, Collection, Row, Slot, TableData};
+use std::borrow::Cow;
+
+use crate::storage::{Collection, Expiry, SlotRef, StoredRow, TableData};
 use crate::types::{DataType, Value};
 
 /// A cell's write time and remaining TTL in seconds: what a statement
@@ -83,7 +85,7 @@ struct Writer<'a> {
 /// What one row holds that is still live.
 #[derive(Default)]
 struct Live<'a> {
-    simple: Vec<(&'a Column, &'a Value, Stamp)>,
+    simple: Vec<(&'a Column, Cow<'a, Value>, Stamp)>,
     collections: Vec<(&'a Column, &'a Collection)>,
 }
 
@@ -93,7 +95,7 @@ impl<'a> Writer<'a> {
     fn row(
         &self,
         key: &[(&Column, &Value)],
-        row: &'a Row,
+        row: &'a StoredRow,
         columns: &[&'a Column],
         out: &mut Vec<String>,
     ) -> bool {
@@ -113,9 +115,9 @@ impl<'a> Writer<'a> {
     /// The stamp of the row's live INSERT marker. A static row has none of
     /// its own (an INSERT of only static columns writes none), so none is
     /// written for it.
-    fn marker(&self, key: &[(&Column, &Value)], row: &Row) -> Option<Stamp> {
+    fn marker(&self, key: &[(&Column, &Value)], row: &StoredRow) -> Option<Stamp> {
         let full_key = key.len() == self.table.partition_key.len() + self.table.clustering.len();
-        row.liveness
+        row.liveness()
             .filter(|l| full_key && l.is_live(self.now_secs))
             .map(|l| self.stamp(l.timestamp, l.expiry.map(|e| e.expires_at())))
     }
@@ -130,7 +132,8 @@ impl<'a> Writer<'a> {
     ) -> Vec<String> {
         let mut groups: BTreeMap<Stamp, Vec<String>> = BTreeMap::new();
         let mut inserted: Vec<(&Column, &Value)> = key.to_vec();
-        for &(column, value, stamp) in &live.simple {
+        for (column, value, stamp) in &live.simple {
+            let (column, stamp) = (*column, *stamp);
             if Some(stamp) == marker {
                 inserted.push((column, value));
             } else {
@@ -168,24 +171,25 @@ impl<'a> Writer<'a> {
         }
     }
 
-    fn cell_stamp(&self, cell: &Cell) -> Stamp {
-        self.stamp(cell.timestamp, cell.expiry.map(|e| e.expires_at()))
+    fn cell_stamp(&self, timestamp: i64, expiry: Option<Expiry>) -> Stamp {
+        self.stamp(timestamp, expiry.map(|e| e.expires_at()))
     }
 
     /// The live simple cells and non-empty collections of `columns`.
-    fn live(&self, row: &'a Row, columns: &[&'a Column]) -> Live<'a> {
+    fn live(&self, row: &'a StoredRow, columns: &[&'a Column]) -> Live<'a> {
         let mut live = Live::default();
         for &column in columns {
             let Some(slot) = self.data.slot(&column.name).and_then(|s| row.slot(s)) else {
                 continue;
             };
             match slot {
-                Slot::Cell(cell) => {
-                    if let Some(value) = cell.live_value(self.now_secs) {
-                        live.simple.push((column, value, self.cell_stamp(cell)));
+                SlotRef::Cell(cell) => {
+                    let stamp = self.cell_stamp(cell.timestamp, cell.expiry);
+                    if let Some(value) = cell.into_live_value(self.now_secs) {
+                        live.simple.push((column, value, stamp));
                     }
                 }
-                Slot::Collection(c) => {
+                SlotRef::Collection(c) => {
                     if c.live(self.now_secs).next().is_some() {
                         live.collections.push((column, c));
                     }
@@ -271,7 +275,7 @@ impl<'a> Writer<'a> {
                 other => literal(value, other),
             };
             by_stamp
-                .entry(self.cell_stamp(&element.cell))
+                .entry(self.cell_stamp(element.cell.timestamp, element.cell.expiry))
                 .or_default()
                 .push(text);
         }
@@ -305,7 +309,7 @@ impl Writer<'_> {
             .filter_map(|e| e.cell.live_value(self.now_secs).map(|v| (e, v)));
         for (index, (element, value)) in live.enumerate() {
             let text = literal(value, element_type);
-            let stamp = self.cell_stamp(&element.cell);
+            let stamp = self.cell_stamp(element.cell.timestamp, element.cell.expiry);
             let time = position_time(&element.key).unwrap_or(stamp.timestamp);
             let prepend = time < 0;
             let made = Stamp {

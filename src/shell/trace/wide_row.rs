@@ -14,7 +14,7 @@ use unicode_width::UnicodeWidthStr;
 use crate::planner::{Partitions, Plan, TokenRange, TokenValue};
 use crate::schema::{Column, ColumnKind, Table};
 use crate::session::Session;
-use crate::storage::{ClusteringKey, Partition, PartitionPosition, Row, Slot, TableData};
+use crate::storage::{ClusteringKey, Partition, PartitionPosition, SlotRef, StoredRow, TableData};
 use crate::types::{DataType, Value};
 
 use super::explain::key_text;
@@ -57,7 +57,7 @@ struct Entry<'a> {
     token: i64,
     partition: &'a Partition,
     clustering: Option<&'a ClusteringKey>,
-    row: Option<&'a Row>,
+    row: Option<&'a StoredRow>,
     marked: bool,
 }
 
@@ -403,11 +403,11 @@ fn value_of(source: &Source<'_>, entry: &Entry<'_>, column: &Column) -> Option<S
     (value != Value::Null).then(|| value.cqlsh_display(&column.data_type))
 }
 
-fn slot_value(source: &Source<'_>, row: Option<&Row>, column: &Column) -> Option<Value> {
+fn slot_value(source: &Source<'_>, row: Option<&StoredRow>, column: &Column) -> Option<Value> {
     let slot = row?.slot(source.data.slot(&column.name)?)?;
     match slot {
-        Slot::Cell(cell) => cell.live_value(source.now_secs).cloned(),
-        Slot::Collection(c) => collection(c.live(source.now_secs), &column.data_type),
+        SlotRef::Cell(cell) => cell.live_value(source.now_secs).cloned(),
+        SlotRef::Collection(c) => collection(c.live(source.now_secs), &column.data_type),
     }
 }
 

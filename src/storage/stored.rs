@@ -1,0 +1,543 @@
+//! How a table keeps a row: packed when its cells were written together,
+//! as a [`Row`] otherwise.
+//!
+//! Most rows are written by one INSERT and never touched again: a marker
+//! and a few cells that share one write time and one expiry, with values of
+//! fixed width. Kept as a [`Row`], every cell repeats that time and expiry
+//! beside a 32-byte value, some 192 bytes a row; a scan then reads three
+//! cache lines per row and a million rows take hundreds of megabytes.
+//! Packed, the time and expiry are kept once and each value in 16 bytes
+//! (fixed-width values inline, others boxed): 80 bytes a row.
+//!
+//! Packing is a lossless encoding of a [`Row`], chosen whenever the row
+//! fits it: a row with a deletion, a tombstone, a collection, or cells
+//! written at different times stays a [`Row`] (boxed, so that it costs a
+//! packed row only a pointer). Reads go through [`StoredRow`]'s accessors,
+//! which hand out values by [`Cow`]: borrowed where a value is kept as a
+//! [`Value`], built on the spot where it is packed. Writes go through
+//! [`StoredRow::edit`], which unpacks the row, lets the write logic of
+//! [`Row`] run unchanged, and packs it again.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::ops::{Deref, DerefMut};
+
+use smallvec::SmallVec;
+
+use super::cell::{Cell, Collection, Expiry, Liveness, Slot};
+use super::row::{Row, INLINE_SLOTS};
+use crate::types::Value;
+
+/// A row as a table keeps it.
+#[derive(Clone, Default)]
+pub struct StoredRow(Repr);
+
+#[derive(Clone)]
+enum Repr {
+    Packed(Packed),
+    Expanded(Box<Row>),
+}
+
+impl Default for Repr {
+    fn default() -> Repr {
+        Repr::Packed(Packed::default())
+    }
+}
+
+/// A row whose marker (if any) and cells share one write time and expiry,
+/// with no deletion and no tombstone.
+#[derive(Clone, Default)]
+struct Packed {
+    /// The write time of the marker and of every cell.
+    stamp: i64,
+    /// Their expiry.
+    expiry: Option<Expiry>,
+    /// Whether the row has an INSERT marker.
+    marker: bool,
+    /// The values by storage slot; `None` where nothing was written.
+    cells: SmallVec<[Option<Compact>; INLINE_SLOTS]>,
+}
+
+/// A value in 16 bytes: fixed-width values inline, any other boxed.
+#[derive(Clone)]
+enum Compact {
+    Int(i32),
+    Bigint(i64),
+    Counter(i64),
+    Double(f64),
+    Float(f32),
+    Timestamp(i64),
+    Date(u32),
+    Time(i64),
+    Boolean(bool),
+    Tinyint(i8),
+    Smallint(i16),
+    Boxed(Box<Value>),
+}
+
+impl Compact {
+    fn new(value: Value) -> Compact {
+        match value {
+            Value::Int(v) => Compact::Int(v),
+            Value::Bigint(v) => Compact::Bigint(v),
+            Value::Counter(v) => Compact::Counter(v),
+            Value::Double(v) => Compact::Double(v),
+            Value::Float(v) => Compact::Float(v),
+            Value::Timestamp(v) => Compact::Timestamp(v),
+            Value::Date(v) => Compact::Date(v),
+            Value::Time(v) => Compact::Time(v),
+            Value::Boolean(v) => Compact::Boolean(v),
+            Value::Tinyint(v) => Compact::Tinyint(v),
+            Value::Smallint(v) => Compact::Smallint(v),
+            other => Compact::Boxed(Box::new(other)),
+        }
+    }
+
+    fn value(&self) -> Cow<'_, Value> {
+        Cow::Owned(match self {
+            Compact::Int(v) => Value::Int(*v),
+            Compact::Bigint(v) => Value::Bigint(*v),
+            Compact::Counter(v) => Value::Counter(*v),
+            Compact::Double(v) => Value::Double(*v),
+            Compact::Float(v) => Value::Float(*v),
+            Compact::Timestamp(v) => Value::Timestamp(*v),
+            Compact::Date(v) => Value::Date(*v),
+            Compact::Time(v) => Value::Time(*v),
+            Compact::Boolean(v) => Value::Boolean(*v),
+            Compact::Tinyint(v) => Value::Tinyint(*v),
+            Compact::Smallint(v) => Value::Smallint(*v),
+            Compact::Boxed(v) => return Cow::Borrowed(v),
+        })
+    }
+
+    fn into_value(self) -> Value {
+        match self {
+            Compact::Boxed(v) => *v,
+            fixed => fixed.value().into_owned(),
+        }
+    }
+}
+
+/// One simple cell of a stored row, read in place.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CellRef<'a> {
+    /// The value; `None` for a deletion.
+    pub value: Option<Cow<'a, Value>>,
+    /// Write time, microseconds since the epoch.
+    pub timestamp: i64,
+    /// When it expires, if written with a TTL.
+    pub expiry: Option<Expiry>,
+}
+
+impl<'a> CellRef<'a> {
+    fn of(cell: &'a Cell) -> CellRef<'a> {
+        CellRef {
+            value: cell.value.as_ref().map(Cow::Borrowed),
+            timestamp: cell.timestamp,
+            expiry: cell.expiry,
+        }
+    }
+
+    /// Whether the cell holds a value that is live at `now_secs`.
+    pub fn is_live(&self, now_secs: i64) -> bool {
+        self.value.is_some() && self.expiry.is_none_or(|e| !e.has_passed(now_secs))
+    }
+
+    /// The value if the cell is live at `now_secs` (see [`Cell::live_value`]).
+    pub fn live_value(&self, now_secs: i64) -> Option<&Value> {
+        self.value.as_deref().filter(|_| self.is_live(now_secs))
+    }
+
+    /// The value if the cell is live at `now_secs`, for as long as the row.
+    pub fn into_live_value(self, now_secs: i64) -> Option<Cow<'a, Value>> {
+        let live = self.is_live(now_secs);
+        self.value.filter(|_| live)
+    }
+
+    /// The cell as written, owning its value.
+    pub fn to_cell(&self) -> Cell {
+        Cell {
+            value: self.value.as_deref().cloned(),
+            timestamp: self.timestamp,
+            expiry: self.expiry,
+        }
+    }
+}
+
+/// What a stored row holds for one column.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SlotRef<'a> {
+    /// A single cell.
+    Cell(CellRef<'a>),
+    /// A non-frozen collection.
+    Collection(&'a Collection),
+}
+
+/// What [`StoredRow::live_value`] finds in a collection's slot, which holds
+/// no single value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IsCollection;
+
+impl SlotRef<'_> {
+    /// The slot as written, owning its contents.
+    pub fn to_slot(&self) -> Slot {
+        match self {
+            SlotRef::Cell(cell) => Slot::Cell(cell.to_cell()),
+            SlotRef::Collection(c) => Slot::Collection((*c).clone()),
+        }
+    }
+}
+
+impl StoredRow {
+    /// `row`, packed if it fits.
+    pub fn new(row: Row) -> StoredRow {
+        match Packed::shared_stamp(&row) {
+            Some(stamp) => StoredRow(Repr::Packed(Packed::of(row, stamp))),
+            None => StoredRow(Repr::Expanded(Box::new(row))),
+        }
+    }
+
+    /// Whether the row is kept packed (for tests and measurements).
+    pub fn is_packed(&self) -> bool {
+        matches!(self.0, Repr::Packed(_))
+    }
+
+    /// The row as a [`Row`], copied.
+    pub fn to_row(&self) -> Row {
+        self.clone().into_row()
+    }
+
+    /// The row as a [`Row`].
+    pub fn into_row(self) -> Row {
+        match self.0 {
+            Repr::Packed(packed) => packed.into_row(),
+            Repr::Expanded(row) => *row,
+        }
+    }
+
+    /// The row unpacked for writing; packed again when the edit is dropped.
+    pub fn edit(&mut self) -> RowEdit<'_> {
+        let row = std::mem::take(self).into_row();
+        RowEdit { stored: self, row }
+    }
+
+    /// The INSERT marker.
+    pub fn liveness(&self) -> Option<Liveness> {
+        match &self.0 {
+            Repr::Packed(p) => p.marker.then_some(Liveness {
+                timestamp: p.stamp,
+                expiry: p.expiry,
+            }),
+            Repr::Expanded(row) => row.liveness,
+        }
+    }
+
+    /// The row deletion's time.
+    pub fn deleted_at(&self) -> Option<i64> {
+        match &self.0 {
+            Repr::Packed(_) => None,
+            Repr::Expanded(row) => row.deleted_at,
+        }
+    }
+
+    /// What slot `slot` holds, if anything was written to it.
+    pub fn slot(&self, slot: usize) -> Option<SlotRef<'_>> {
+        match &self.0 {
+            Repr::Packed(p) => p.cell(slot).map(SlotRef::Cell),
+            Repr::Expanded(row) => row.slot(slot).map(|s| match s {
+                Slot::Cell(cell) => SlotRef::Cell(CellRef::of(cell)),
+                Slot::Collection(c) => SlotRef::Collection(c),
+            }),
+        }
+    }
+
+    /// The simple cell in `slot`; `None` if absent or a collection.
+    pub fn cell(&self, slot: usize) -> Option<CellRef<'_>> {
+        match self.slot(slot)? {
+            SlotRef::Cell(cell) => Some(cell),
+            SlotRef::Collection(_) => None,
+        }
+    }
+
+    /// The live value in simple-cell `slot` at `now_secs`, without building
+    /// a [`CellRef`]: the test a filtering scan runs on every row.
+    #[inline]
+    pub fn live_value(
+        &self,
+        slot: usize,
+        now_secs: i64,
+    ) -> Result<Option<Cow<'_, Value>>, IsCollection> {
+        match &self.0 {
+            Repr::Packed(p) => {
+                let compact = p.cells.get(slot).and_then(Option::as_ref);
+                Ok(compact
+                    .filter(|_| p.expiry.is_none_or(|e| !e.has_passed(now_secs)))
+                    .map(Compact::value))
+            }
+            Repr::Expanded(row) => match row.slot(slot) {
+                None => Ok(None),
+                Some(Slot::Cell(cell)) => Ok(cell.live_value(now_secs).map(Cow::Borrowed)),
+                Some(Slot::Collection(_)) => Err(IsCollection),
+            },
+        }
+    }
+
+    /// The slots written, in slot order.
+    pub fn slots(&self) -> impl Iterator<Item = (usize, SlotRef<'_>)> + '_ {
+        let width = match &self.0 {
+            Repr::Packed(p) => p.cells.len(),
+            Repr::Expanded(row) => row.cells.len(),
+        };
+        (0..width).filter_map(|i| Some((i, self.slot(i)?)))
+    }
+
+    /// Whether any slot holds anything, live or not.
+    pub fn has_cells(&self) -> bool {
+        match &self.0 {
+            Repr::Packed(p) => p.cells.iter().any(Option::is_some),
+            Repr::Expanded(row) => row.cells.iter().any(Option::is_some),
+        }
+    }
+
+    /// Whether the row exists at `now_secs` (see [`Row::is_live`]).
+    #[inline]
+    pub fn is_live(&self, now_secs: i64) -> bool {
+        match &self.0 {
+            Repr::Packed(p) => {
+                (p.marker || p.cells.iter().any(Option::is_some))
+                    && p.expiry.is_none_or(|e| !e.has_passed(now_secs))
+            }
+            Repr::Expanded(row) => row.is_live(now_secs),
+        }
+    }
+
+    /// Whether any cell is live (see [`Row::has_live_cells`]).
+    pub fn has_live_cells(&self, now_secs: i64) -> bool {
+        match &self.0 {
+            Repr::Packed(p) => {
+                p.cells.iter().any(Option::is_some)
+                    && p.expiry.is_none_or(|e| !e.has_passed(now_secs))
+            }
+            Repr::Expanded(row) => row.has_live_cells(now_secs),
+        }
+    }
+}
+
+impl From<Row> for StoredRow {
+    fn from(row: Row) -> StoredRow {
+        StoredRow::new(row)
+    }
+}
+
+/// Rows are equal when they hold the same, however they are kept.
+impl PartialEq for StoredRow {
+    fn eq(&self, other: &StoredRow) -> bool {
+        self.to_row() == other.to_row()
+    }
+}
+
+impl fmt::Debug for StoredRow {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.to_row().fmt(f)
+    }
+}
+
+impl Packed {
+    /// `row` packed, given its [`Packed::shared_stamp`].
+    fn of(row: Row, (stamp, expiry): (i64, Option<Expiry>)) -> Packed {
+        let cells = row
+            .cells
+            .into_iter()
+            .map(|slot| match slot {
+                Some(Slot::Cell(Cell { value: Some(v), .. })) => Some(Compact::new(v)),
+                _ => None,
+            })
+            .collect();
+        Packed {
+            stamp,
+            expiry,
+            marker: row.liveness.is_some(),
+            cells,
+        }
+    }
+
+    /// The write time and expiry the marker and every cell share, if the
+    /// row has no deletion, no tombstone and no collection.
+    fn shared_stamp(row: &Row) -> Option<(i64, Option<Expiry>)> {
+        if row.deleted_at.is_some() {
+            return None;
+        }
+        let mut shared = row.liveness.map(|l| (l.timestamp, l.expiry));
+        for slot in row.cells.iter().flatten() {
+            let Slot::Cell(cell @ Cell { value: Some(_), .. }) = slot else {
+                return None;
+            };
+            let stamp = (cell.timestamp, cell.expiry);
+            if *shared.get_or_insert(stamp) != stamp {
+                return None;
+            }
+        }
+        Some(shared.unwrap_or((0, None)))
+    }
+
+    fn cell(&self, slot: usize) -> Option<CellRef<'_>> {
+        let compact = self.cells.get(slot)?.as_ref()?;
+        Some(CellRef {
+            value: Some(compact.value()),
+            timestamp: self.stamp,
+            expiry: self.expiry,
+        })
+    }
+
+    fn into_row(self) -> Row {
+        let (stamp, expiry) = (self.stamp, self.expiry);
+        Row {
+            liveness: self.marker.then_some(Liveness {
+                timestamp: stamp,
+                expiry,
+            }),
+            deleted_at: None,
+            cells: self
+                .cells
+                .into_iter()
+                .map(|c| c.map(|c| Slot::Cell(Cell::live(c.into_value(), stamp, expiry))))
+                .collect(),
+        }
+    }
+}
+
+/// A stored row unpacked for writing: derefs to the [`Row`], and stores it
+/// back, packed if it fits, when dropped.
+pub struct RowEdit<'a> {
+    stored: &'a mut StoredRow,
+    row: Row,
+}
+
+impl Deref for RowEdit<'_> {
+    type Target = Row;
+
+    fn deref(&self) -> &Row {
+        &self.row
+    }
+}
+
+impl DerefMut for RowEdit<'_> {
+    fn deref_mut(&mut self) -> &mut Row {
+        &mut self.row
+    }
+}
+
+impl Drop for RowEdit<'_> {
+    fn drop(&mut self) {
+        *self.stored = StoredRow::new(std::mem::take(&mut self.row));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cell(v: Value, ts: i64, expiry: Option<i64>) -> Cell {
+        Cell::live(v, ts, expiry.map(Expiry::at))
+    }
+
+    fn marker(ts: i64, expiry: Option<i64>) -> Liveness {
+        Liveness {
+            timestamp: ts,
+            expiry: expiry.map(Expiry::at),
+        }
+    }
+
+    fn rows() -> Vec<Row> {
+        let mut rows = vec![Row::default()];
+        let mut insert = Row::default();
+        insert.write_liveness(marker(5, None), None);
+        insert.write_cell(0, cell(Value::Double(1.5), 5, None), None, 0);
+        insert.write_cell(2, cell(Value::Text("a".into()), 5, None), None, 0);
+        rows.push(insert.clone());
+        let mut ttl = Row::default();
+        ttl.write_liveness(marker(7, Some(100)), None);
+        ttl.write_cell(1, cell(Value::Int(3), 7, Some(100)), None, 0);
+        rows.push(ttl);
+        let mut update = Row::default();
+        update.write_cell(4, cell(Value::Bigint(9), 8, None), None, 0);
+        rows.push(update);
+        let mut later = insert.clone();
+        later.write_cell(1, cell(Value::Int(4), 6, None), None, 0);
+        rows.push(later);
+        let mut tombstone = insert.clone();
+        tombstone.write_cell(0, Cell::tombstone(6), None, 0);
+        rows.push(tombstone);
+        let mut deleted = insert.clone();
+        deleted.delete_at(4);
+        rows.push(deleted);
+        let mut collection = insert;
+        if let Some(c) = collection.collection_mut(3) {
+            c.write(Value::Int(1), cell(Value::Int(2), 5, None), 0);
+        }
+        rows.push(collection);
+        let mut wide = Row::default();
+        wide.write_liveness(marker(1, None), None);
+        for slot in 0..10 {
+            wide.write_cell(slot, cell(Value::Float(slot as f32), 1, None), None, 0);
+        }
+        rows.push(wide);
+        rows
+    }
+
+    #[test]
+    fn packing_keeps_every_row_as_it_was() {
+        let packs = [true, true, true, true, false, false, false, false, true];
+        for (row, packs) in rows().into_iter().zip(packs) {
+            let stored = StoredRow::new(row.clone());
+            assert_eq!(stored.is_packed(), packs, "{row:?}");
+            assert_eq!(stored.to_row(), row);
+            assert_eq!(stored.liveness(), row.liveness);
+            assert_eq!(stored.deleted_at(), row.deleted_at);
+            for now in [0, 99, 100, 200] {
+                assert_eq!(stored.is_live(now), row.is_live(now), "{row:?} at {now}");
+                assert_eq!(stored.has_live_cells(now), row.has_live_cells(now));
+            }
+            for slot in 0..12 {
+                let expected = row.slot(slot).map(|s| match s {
+                    Slot::Cell(c) => SlotRef::Cell(CellRef::of(c)),
+                    Slot::Collection(c) => SlotRef::Collection(c),
+                });
+                assert_eq!(stored.slot(slot), expected);
+                for now in [0, 100] {
+                    let live = match row.slot(slot) {
+                        Some(Slot::Collection(_)) => Err(IsCollection),
+                        Some(Slot::Cell(c)) => Ok(c.live_value(now).cloned()),
+                        None => Ok(None),
+                    };
+                    let found = stored.live_value(slot, now).map(|v| v.map(Cow::into_owned));
+                    assert_eq!(found, live);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn an_edit_packs_the_row_again() {
+        let mut stored = StoredRow::default();
+        stored.edit().write_liveness(marker(3, None), None);
+        assert!(stored.is_packed());
+        stored
+            .edit()
+            .write_cell(0, cell(Value::Int(1), 3, None), None, 0);
+        assert!(stored.is_packed());
+        stored
+            .edit()
+            .write_cell(0, cell(Value::Int(2), 4, None), None, 0);
+        assert!(!stored.is_packed());
+        stored.edit().delete_at(10);
+        assert_eq!(stored.deleted_at(), Some(10));
+        assert!(!stored.is_live(0));
+    }
+
+    #[test]
+    fn a_packed_row_is_small() {
+        assert_eq!(std::mem::size_of::<Option<Compact>>(), 16);
+        assert_eq!(std::mem::size_of::<StoredRow>(), 80);
+    }
+}
