@@ -59,8 +59,10 @@ impl CellFilter {
             let Some(slot) = test.slot else {
                 return Some(false);
             };
-            let found = row.live_value(slot, now_secs).ok()?;
-            if !test.holds(found.as_deref()) {
+            if !row
+                .test_live_value(slot, now_secs, |v| test.holds(v))
+                .ok()?
+            {
                 return Some(false);
             }
         }

@@ -25,7 +25,7 @@ use smallvec::SmallVec;
 use crate::planner::{Direction, Plan, PlanContext, QueryClass};
 use crate::schema::{Column, ColumnKind, Table};
 use crate::storage::{
-    bounds_ordered, ClusteringKey, KeyValues, Partition, Store, StoredRow, TableData,
+    bounds_ordered, ClusteringKey, KeyValues, Partition, Store, StoredKey, StoredRow, TableData,
 };
 use crate::syntax::ast::{Operator, RelationKind, Select, Term, TermKind};
 use crate::types::Value;
@@ -375,7 +375,7 @@ impl<'a> Read<'a> {
             .limit
             .map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
         rows.reserve(range.len().min(most));
-        let mut visit = |(key, row): (&'a ClusteringKey, &'a StoredRow)| -> bool {
+        let mut visit = |(key, row): (&'a StoredKey, &'a StoredRow)| -> bool {
             if !row.is_live(self.now_secs) {
                 return true;
             }
@@ -408,7 +408,7 @@ impl<'a> Read<'a> {
     fn view<'v>(
         &self,
         slots: &'v [(&'v Column, Option<usize>)],
-        key: &'v ClusteringKey,
+        key: &'v StoredKey,
         row: &'v StoredRow,
     ) -> RowView<'v>
     where
@@ -429,7 +429,7 @@ impl<'a> Read<'a> {
         &self,
         select: &CompiledSelect,
         slots: &[(&'a Column, Option<usize>)],
-        key: &'a ClusteringKey,
+        key: &'a StoredKey,
         row: &'a StoredRow,
         out: &mut Rows,
     ) {

@@ -10,7 +10,9 @@ use std::ops::Bound as StdBound;
 
 use crate::planner::Direction;
 use crate::schema::{Column, ColumnKind, Table};
-use crate::storage::{bounds_ordered, ClusteringKey, Partition, SlotRef, StoredRow, TableData};
+use crate::storage::{
+    bounds_ordered, ClusteringKey, Partition, SlotRef, StoredKey, StoredRow, TableData,
+};
 use crate::types::Value;
 
 use super::cell_filter::CellFilter;
@@ -151,7 +153,7 @@ pub(crate) fn rows_of<'a>(
     let cells = seek.cells.as_ref();
     // The filter test inline, the rest (row view, general test, visitor)
     // out of line: most rows of a filtering scan fail the filter.
-    let mut on_row = |key: &'a ClusteringKey, row: &'a StoredRow, cost: &mut WalkCost| -> bool {
+    let mut on_row = |key: &'a StoredKey, row: &'a StoredRow, cost: &mut WalkCost| -> bool {
         if !row.is_live(walk.now_secs) {
             return true;
         }
@@ -202,7 +204,7 @@ pub(crate) fn rows_of<'a>(
 fn offer<'a>(
     walk: &Walk<'a, '_>,
     partition: &'a Partition,
-    clustering: Option<&'a ClusteringKey>,
+    clustering: Option<&'a StoredKey>,
     row: Option<&'a StoredRow>,
     passed: bool,
     visit: &mut dyn FnMut(RowView<'a>) -> bool,

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use crate::schema::{Column, ColumnKind, Table};
 use crate::storage::{
-    CellRef, ClusteringKey, Collection, Partition, SlotRef, StoredRow, TableData,
+    CellRef, Collection, IsCollection, Partition, SlotRef, StoredKey, StoredRow, TableData,
 };
 use crate::types::{DataType, Value};
 
@@ -17,7 +17,7 @@ pub(crate) struct RowView<'a> {
     pub(crate) table: &'a Table,
     pub(crate) data: &'a TableData,
     pub(crate) partition: &'a Partition,
-    pub(crate) clustering: Option<&'a ClusteringKey>,
+    pub(crate) clustering: Option<&'a StoredKey>,
     pub(crate) row: Option<&'a StoredRow>,
     pub(crate) now_secs: i64,
     /// Storage slots of the table's columns found ahead of a walk (see
@@ -45,9 +45,10 @@ impl<'a> RowView<'a> {
     pub(crate) fn value(&self, column: &Column) -> Cow<'a, Value> {
         match column.kind {
             ColumnKind::PartitionKey(i) => borrowed(self.partition.key.get(i)),
-            ColumnKind::Clustering(i, _) => {
-                borrowed(self.clustering.and_then(|k| k.values().get(i)))
-            }
+            ColumnKind::Clustering(i, _) => match self.clustering.and_then(|k| k.value(i)) {
+                Some(value) => value,
+                None => Cow::Owned(Value::Null),
+            },
             ColumnKind::Static => self.slot_value(Some(&self.partition.static_row), column),
             ColumnKind::Regular => self.slot_value(self.row, column),
         }
@@ -103,16 +104,16 @@ impl<'a> RowView<'a> {
         slot: Option<usize>,
         column: &Column,
     ) -> Cow<'a, Value> {
-        let Some(slot) = row.and_then(|r| r.slot(slot?)) else {
+        let (Some(row), Some(slot)) = (row, slot) else {
             return Cow::Owned(Value::Null);
         };
-        match slot {
-            SlotRef::Cell(cell) => cell
-                .into_live_value(self.now_secs)
-                .unwrap_or(Cow::Owned(Value::Null)),
-            SlotRef::Collection(c) => {
-                Cow::Owned(collection_value(c, &column.data_type, self.now_secs))
-            }
+        match row.live_value(slot, self.now_secs) {
+            Ok(Some(value)) => value,
+            Ok(None) => Cow::Owned(Value::Null),
+            Err(IsCollection) => match row.collection(slot) {
+                Some(c) => Cow::Owned(collection_value(c, &column.data_type, self.now_secs)),
+                None => Cow::Owned(Value::Null),
+            },
         }
     }
 }

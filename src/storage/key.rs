@@ -1,11 +1,14 @@
 //! Keys that order storage: partitions by token (then key bytes), rows by
 //! their clustering values honouring each column's ASC or DESC.
 
+use std::borrow::Cow;
 use std::cmp::Ordering;
+use std::fmt;
 use std::hash::{Hash, Hasher};
 
 use smallvec::SmallVec;
 
+use super::compact::Compact;
 use crate::types::Value;
 
 /// Clustering values held inline when there is one (the common case): no
@@ -120,6 +123,135 @@ impl Ord for ClusteringKey {
     }
 }
 
+impl ClusteringKey {
+    /// The clustering values, taken out.
+    pub fn into_values(self) -> KeyValues {
+        self.values
+    }
+
+    /// Where a stored key (always [`Bound::Exact`]) with `len` values sits
+    /// relative to this key, once their first `len.min(self.len)` values
+    /// compare equal.
+    fn place_of_prefix_equal(&self, len: usize) -> Ordering {
+        match len.cmp(&self.values.len()) {
+            Ordering::Equal => rank(Bound::Exact).cmp(&rank(self.bound)),
+            Ordering::Less => Ordering::Less,
+            Ordering::Greater if self.bound == Bound::After => Ordering::Less,
+            Ordering::Greater => Ordering::Greater,
+        }
+    }
+
+    fn directed(&self, i: usize, order: Ordering) -> Ordering {
+        if i < 32 && self.descending & (1 << i) != 0 {
+            order.reverse()
+        } else {
+            order
+        }
+    }
+}
+
+/// A stored row's clustering values, kept compact: one value in 16 bytes
+/// (the common single-column key), several behind one pointer. Stored keys
+/// carry no direction or bound: every stored key is exact, and the
+/// direction comes from the key it is compared with ([`StoredKey::cmp_to`]).
+#[derive(Clone)]
+pub struct StoredKey(KeyRepr);
+
+#[derive(Clone)]
+enum KeyRepr {
+    One(Compact),
+    /// Boxed twice so that the pointer is thin and the key stays 16 bytes.
+    Many(Box<Box<[Compact]>>),
+}
+
+impl StoredKey {
+    /// The stored form of `key`'s values.
+    pub fn new(key: ClusteringKey) -> StoredKey {
+        let mut values = key.into_values();
+        if values.len() == 1 {
+            if let Some(value) = values.pop() {
+                return StoredKey(KeyRepr::One(Compact::new(value)));
+            }
+        }
+        StoredKey(KeyRepr::Many(Box::new(
+            values.into_iter().map(Compact::new).collect(),
+        )))
+    }
+
+    fn parts(&self) -> &[Compact] {
+        match &self.0 {
+            KeyRepr::One(value) => std::slice::from_ref(value),
+            KeyRepr::Many(values) => values,
+        }
+    }
+
+    /// How many clustering values it holds.
+    pub fn len(&self) -> usize {
+        self.parts().len()
+    }
+
+    /// Whether it holds none (a table without clustering columns).
+    pub fn is_empty(&self) -> bool {
+        self.parts().is_empty()
+    }
+
+    /// Clustering value `i`.
+    pub fn value(&self, i: usize) -> Option<Cow<'_, Value>> {
+        self.parts().get(i).map(Compact::value)
+    }
+
+    /// The clustering values, copied out.
+    pub fn values(&self) -> KeyValues {
+        self.parts()
+            .iter()
+            .map(|c| c.value().into_owned())
+            .collect()
+    }
+
+    /// The key as a [`ClusteringKey`] of a table with direction bits
+    /// `descending`.
+    pub fn to_key(&self, descending: u32) -> ClusteringKey {
+        ClusteringKey::exact(self.values(), descending)
+    }
+
+    /// Where this key sits relative to `key`, in `key`'s clustering order:
+    /// what [`ClusteringKey::cmp`] gives for this key made exact with
+    /// `key`'s directions.
+    #[inline]
+    pub fn cmp_to(&self, key: &ClusteringKey) -> Ordering {
+        if let (KeyRepr::One(a), [b]) = (&self.0, key.values.as_slice()) {
+            // One clustering column, the common case, without the loop.
+            return match a.with_value(|a| a.cmp(b)) {
+                Ordering::Equal => key.place_of_prefix_equal(1),
+                order => key.directed(0, order),
+            };
+        }
+        let parts = self.parts();
+        for (i, (a, b)) in parts.iter().zip(key.values.iter()).enumerate() {
+            let order = a.with_value(|a| a.cmp(b));
+            if order != Ordering::Equal {
+                return key.directed(i, order);
+            }
+        }
+        key.place_of_prefix_equal(parts.len())
+    }
+}
+
+/// Keys are equal when their values are.
+impl PartialEq for StoredKey {
+    fn eq(&self, other: &StoredKey) -> bool {
+        self.values() == other.values()
+    }
+}
+
+impl fmt::Debug for StoredKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list()
+            .entries(self.parts().iter().map(Compact::value))
+            .finish()
+    }
+}
+
 /// Where a bound sits among the keys equal to its values.
 fn rank(bound: Bound) -> u8 {
     match bound {
@@ -197,6 +329,40 @@ mod tests {
         assert!(key(&[0, i32::MAX], 0) < before);
         let inner = ClusteringKey::bound(vec![Value::Int(1), Value::Int(5)], 0, Bound::After);
         assert!(inner < after && before < inner);
+    }
+
+    #[test]
+    fn a_stored_key_sits_where_its_clustering_key_does() {
+        let values = [i32::MIN, -1, 0, 1, 5, i32::MAX];
+        let mut keys = Vec::new();
+        for &a in &values {
+            keys.push(vec![a]);
+            for &b in &values {
+                keys.push(vec![a, b]);
+            }
+        }
+        for desc in [0, 0b01, 0b10, 0b11] {
+            let probes: Vec<ClusteringKey> = keys
+                .iter()
+                .flat_map(|k| {
+                    let values: Vec<Value> = k.iter().map(|v| Value::Int(*v)).collect();
+                    [Bound::Before, Bound::Exact, Bound::After]
+                        .map(|b| ClusteringKey::bound(values.clone(), desc, b))
+                })
+                .collect();
+            for stored in keys.iter().map(|k| key(k, desc)) {
+                let compact = StoredKey::new(stored.clone());
+                assert_eq!(compact.to_key(desc), stored);
+                for probe in &probes {
+                    assert_eq!(
+                        compact.cmp_to(probe),
+                        stored.cmp(probe),
+                        "{stored:?} {probe:?}"
+                    );
+                }
+            }
+        }
+        assert_eq!(std::mem::size_of::<StoredKey>(), 16);
     }
 
     #[test]

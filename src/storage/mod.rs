@@ -9,6 +9,7 @@
 //! test its own copy.
 
 mod cell;
+mod compact;
 mod key;
 mod partition;
 mod partitions;
@@ -22,7 +23,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 
 pub use cell::{Cell, Collection, Element, Expiry, Liveness, Slot};
-pub use key::{Bound, ClusteringKey, KeyValues, PartitionPosition};
+pub use key::{Bound, ClusteringKey, KeyValues, PartitionPosition, StoredKey};
 pub use partition::{bounds_ordered, Partition, RangeDeletion};
 pub use partitions::PartitionMap;
 pub use row::{Row, Slots, INLINE_SLOTS};

@@ -12,7 +12,7 @@
 
 use std::ops::Bound;
 
-use super::key::ClusteringKey;
+use super::key::{ClusteringKey, StoredKey};
 use super::stored::StoredRow;
 
 /// Most rows in one chunk: a middle insert moves at most this many.
@@ -23,12 +23,12 @@ const CHUNK: usize = 128;
 /// their keys walks only rows. Never empty while in a [`RowMap`].
 #[derive(Debug, Clone, Default)]
 struct Chunk {
-    keys: Vec<ClusteringKey>,
+    keys: Vec<StoredKey>,
     rows: Vec<StoredRow>,
 }
 
 impl Chunk {
-    fn single(key: ClusteringKey, row: StoredRow) -> Chunk {
+    fn single(key: StoredKey, row: StoredRow) -> Chunk {
         Chunk {
             keys: vec![key],
             rows: vec![row],
@@ -53,7 +53,7 @@ impl Chunk {
         }
     }
 
-    fn insert(&mut self, i: usize, key: ClusteringKey, row: StoredRow) {
+    fn insert(&mut self, i: usize, key: StoredKey, row: StoredRow) {
         self.make_room();
         self.keys.insert(i, key);
         self.rows.insert(i, row);
@@ -97,7 +97,7 @@ impl RowMap {
 
     /// The first place whose key does not satisfy `before` (keys satisfying
     /// it all come first): a partition point over every row.
-    fn partition_point(&self, before: impl Fn(&ClusteringKey) -> bool) -> Pos {
+    fn partition_point(&self, before: impl Fn(&StoredKey) -> bool) -> Pos {
         let c = self
             .chunks
             .partition_point(|chunk| chunk.keys.last().is_some_and(&before));
@@ -118,13 +118,13 @@ impl RowMap {
     /// (rows written in clustering order) is placed by one comparison.
     fn search(&self, key: &ClusteringKey) -> (usize, Result<usize, usize>) {
         let last = self.chunks.last().and_then(|chunk| chunk.keys.last());
-        if last.is_some_and(|last| last < key) {
+        if last.is_some_and(|last| last.cmp_to(key).is_lt()) {
             let (c, i) = self.end();
             return (c, Err(i));
         }
-        let (c, i) = self.partition_point(|k| k < key);
+        let (c, i) = self.partition_point(|k| k.cmp_to(key).is_lt());
         match self.chunks.get(c) {
-            Some(chunk) if chunk.keys.get(i) == Some(key) => (c, Ok(i)),
+            Some(chunk) if chunk.keys.get(i).is_some_and(|k| k.cmp_to(key).is_eq()) => (c, Ok(i)),
             _ => (c, Err(i)),
         }
     }
@@ -135,7 +135,7 @@ impl RowMap {
     }
 
     /// The stored key and row at `key`.
-    pub fn get_key_value(&self, key: &ClusteringKey) -> Option<(&ClusteringKey, &StoredRow)> {
+    pub fn get_key_value(&self, key: &ClusteringKey) -> Option<(&StoredKey, &StoredRow)> {
         let (c, found) = self.search(key);
         let i = found.ok()?;
         let chunk = self.chunks.get(c)?;
@@ -143,7 +143,7 @@ impl RowMap {
     }
 
     /// Puts a new row at place `(c, i)`; returns where it ended up.
-    fn insert_at(&mut self, (c, i): Pos, key: ClusteringKey, row: StoredRow) -> Pos {
+    fn insert_at(&mut self, (c, i): Pos, key: StoredKey, row: StoredRow) -> Pos {
         self.len += 1;
         let last = self.chunks.len().saturating_sub(1);
         let Some(chunk) = self.chunks.get_mut(c) else {
@@ -178,7 +178,7 @@ impl RowMap {
     pub fn row_mut(&mut self, key: ClusteringKey) -> &mut StoredRow {
         let (c, i) = match self.search(&key) {
             (c, Ok(i)) => (c, i),
-            (c, Err(i)) => self.insert_at((c, i), key, StoredRow::default()),
+            (c, Err(i)) => self.insert_at((c, i), StoredKey::new(key), StoredRow::default()),
         };
         &mut self.chunks[c].rows[i]
     }
@@ -188,7 +188,7 @@ impl RowMap {
         match self.search(&key) {
             (c, Ok(i)) => Some(std::mem::replace(&mut self.chunks[c].rows[i], row)),
             (c, Err(i)) => {
-                self.insert_at((c, i), key, row);
+                self.insert_at((c, i), StoredKey::new(key), row);
                 None
             }
         }
@@ -226,7 +226,7 @@ impl RowMap {
     }
 
     /// Keeps the rows for which `keep` holds.
-    pub fn retain(&mut self, mut keep: impl FnMut(&ClusteringKey, &mut StoredRow) -> bool) {
+    pub fn retain(&mut self, mut keep: impl FnMut(&StoredKey, &mut StoredRow) -> bool) {
         for chunk in &mut self.chunks {
             let kept: Vec<bool> = chunk
                 .keys
@@ -248,13 +248,13 @@ impl RowMap {
     fn bounds(&self, start: Bound<&ClusteringKey>, end: Bound<&ClusteringKey>) -> (Pos, Pos) {
         let lo = match start {
             Bound::Unbounded => (0, 0),
-            Bound::Included(s) => self.partition_point(|k| k < s),
-            Bound::Excluded(s) => self.partition_point(|k| k <= s),
+            Bound::Included(s) => self.partition_point(|k| k.cmp_to(s).is_lt()),
+            Bound::Excluded(s) => self.partition_point(|k| k.cmp_to(s).is_le()),
         };
         let hi = match end {
             Bound::Unbounded => self.end(),
-            Bound::Included(e) => self.partition_point(|k| k <= e),
-            Bound::Excluded(e) => self.partition_point(|k| k < e),
+            Bound::Included(e) => self.partition_point(|k| k.cmp_to(e).is_le()),
+            Bound::Excluded(e) => self.partition_point(|k| k.cmp_to(e).is_lt()),
         };
         (lo, hi.max(lo))
     }
@@ -280,7 +280,7 @@ impl RowMap {
     pub fn range_runs(
         &self,
         (start, end): (Bound<&ClusteringKey>, Bound<&ClusteringKey>),
-    ) -> impl DoubleEndedIterator<Item = (&[ClusteringKey], &[StoredRow])> + '_ {
+    ) -> impl DoubleEndedIterator<Item = (&[StoredKey], &[StoredRow])> + '_ {
         let ((c0, i0), (c1, i1)) = self.bounds(start, end);
         let chunks = match self.chunks.get(c0..=c1) {
             Some(chunks) if (c0, i0) < (c1, i1) => chunks,
@@ -298,7 +298,7 @@ impl RowMap {
     pub fn range_mut(
         &mut self,
         (start, end): (Bound<&ClusteringKey>, Bound<&ClusteringKey>),
-    ) -> impl DoubleEndedIterator<Item = (&ClusteringKey, &mut StoredRow)> + '_ {
+    ) -> impl DoubleEndedIterator<Item = (&StoredKey, &mut StoredRow)> + '_ {
         let ((c0, i0), (c1, i1)) = self.bounds(start, end);
         let chunks = match self.chunks.get_mut(c0..=c1) {
             Some(chunks) if (c0, i0) < (c1, i1) => chunks,
@@ -341,7 +341,7 @@ impl<'a> Iter<'a> {
 }
 
 impl<'a> Iterator for Iter<'a> {
-    type Item = (&'a ClusteringKey, &'a StoredRow);
+    type Item = (&'a StoredKey, &'a StoredRow);
 
     fn next(&mut self) -> Option<Self::Item> {
         if self.left == 0 {
@@ -382,7 +382,7 @@ impl DoubleEndedIterator for Iter<'_> {
 impl ExactSizeIterator for Iter<'_> {}
 
 impl<'a> IntoIterator for &'a RowMap {
-    type Item = (&'a ClusteringKey, &'a StoredRow);
+    type Item = (&'a StoredKey, &'a StoredRow);
     type IntoIter = Iter<'a>;
 
     fn into_iter(self) -> Iter<'a> {
@@ -408,13 +408,13 @@ mod tests {
         for (lo, hi) in [(0, 999), (5, 5), (100, 700), (7, 3), (990, 2000), (-5, 0)] {
             let (lo, hi) = (key(lo, 0), key(hi, 0));
             let bounds = (Bound::Included(&lo), Bound::Excluded(&hi));
-            let runs: Vec<&ClusteringKey> = rows
+            let runs: Vec<&StoredKey> = rows
                 .range_runs(bounds)
                 .flat_map(|(keys, _)| keys.iter())
                 .collect();
-            let expected: Vec<&ClusteringKey> = rows.range(bounds).map(|(k, _)| k).collect();
+            let expected: Vec<&StoredKey> = rows.range(bounds).map(|(k, _)| k).collect();
             assert_eq!(runs, expected);
-            let back: Vec<&ClusteringKey> = rows
+            let back: Vec<&StoredKey> = rows
                 .range_runs(bounds)
                 .rev()
                 .flat_map(|(keys, _)| keys.iter().rev())
@@ -453,7 +453,7 @@ mod tests {
             }
             let mut got: Vec<i32> = rows
                 .iter()
-                .map(|(k, _)| match k.values() {
+                .map(|(k, _)| match k.values().as_slice() {
                     [Value::Int(v)] => *v,
                     _ => -1,
                 })
@@ -488,7 +488,7 @@ mod tests {
                             continue;
                         }
                         let range = (s.as_ref(), e.as_ref());
-                        let mine: Vec<_> = rows.range(range).map(|(k, _)| k.clone()).collect();
+                        let mine: Vec<_> = rows.range(range).map(|(k, _)| k.to_key(0)).collect();
                         let theirs: Vec<_> = reference
                             .range::<ClusteringKey, _>(range)
                             .map(|(k, _)| k.clone())
@@ -510,7 +510,7 @@ mod tests {
         rows.retain(|_, r| r.deleted_at().is_some_and(|d| d % 3 == 0));
         let got: Vec<(i32, Option<i64>)> = rows
             .iter()
-            .map(|(k, r)| match k.values() {
+            .map(|(k, r)| match k.values().as_slice() {
                 [Value::Int(v)] => (*v, r.deleted_at()),
                 _ => (-1, None),
             })
@@ -545,14 +545,14 @@ mod tests {
             assert_eq!(rows.len(), reference.len());
             let mine: Vec<_> = rows
                 .iter()
-                .map(|(k, r)| (k.clone(), r.deleted_at()))
+                .map(|(k, r)| (k.to_key(desc), r.deleted_at()))
                 .collect();
             let theirs: Vec<_> = reference
                 .iter()
                 .map(|(k, v)| (k.clone(), Some(*v)))
                 .collect();
             assert_eq!(mine, theirs);
-            let backwards: Vec<_> = rows.iter().rev().map(|(k, _)| k.clone()).collect();
+            let backwards: Vec<_> = rows.iter().rev().map(|(k, _)| k.to_key(desc)).collect();
             let expected: Vec<_> = reference.keys().rev().cloned().collect();
             assert_eq!(backwards, expected);
             for (a, b) in [(0, 5003), (100, 140), (1000, 1500), (4000, 3999), (17, 17)] {
@@ -564,7 +564,11 @@ mod tests {
                     assert_eq!(rows.range(range).count(), 0);
                     continue;
                 }
-                let mine: Vec<_> = rows.range(range).rev().map(|(k, _)| k.clone()).collect();
+                let mine: Vec<_> = rows
+                    .range(range)
+                    .rev()
+                    .map(|(k, _)| k.to_key(desc))
+                    .collect();
                 let theirs: Vec<_> = reference
                     .range::<ClusteringKey, _>(range)
                     .rev()

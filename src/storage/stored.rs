@@ -25,6 +25,7 @@ use std::ops::{Deref, DerefMut};
 use smallvec::SmallVec;
 
 use super::cell::{Cell, Collection, Expiry, Liveness, Slot};
+use super::compact::Compact;
 use super::row::{Row, INLINE_SLOTS};
 use crate::types::Value;
 
@@ -56,66 +57,6 @@ struct Packed {
     marker: bool,
     /// The values by storage slot; `None` where nothing was written.
     cells: SmallVec<[Option<Compact>; INLINE_SLOTS]>,
-}
-
-/// A value in 16 bytes: fixed-width values inline, any other boxed.
-#[derive(Clone)]
-enum Compact {
-    Int(i32),
-    Bigint(i64),
-    Counter(i64),
-    Double(f64),
-    Float(f32),
-    Timestamp(i64),
-    Date(u32),
-    Time(i64),
-    Boolean(bool),
-    Tinyint(i8),
-    Smallint(i16),
-    Boxed(Box<Value>),
-}
-
-impl Compact {
-    fn new(value: Value) -> Compact {
-        match value {
-            Value::Int(v) => Compact::Int(v),
-            Value::Bigint(v) => Compact::Bigint(v),
-            Value::Counter(v) => Compact::Counter(v),
-            Value::Double(v) => Compact::Double(v),
-            Value::Float(v) => Compact::Float(v),
-            Value::Timestamp(v) => Compact::Timestamp(v),
-            Value::Date(v) => Compact::Date(v),
-            Value::Time(v) => Compact::Time(v),
-            Value::Boolean(v) => Compact::Boolean(v),
-            Value::Tinyint(v) => Compact::Tinyint(v),
-            Value::Smallint(v) => Compact::Smallint(v),
-            other => Compact::Boxed(Box::new(other)),
-        }
-    }
-
-    fn value(&self) -> Cow<'_, Value> {
-        Cow::Owned(match self {
-            Compact::Int(v) => Value::Int(*v),
-            Compact::Bigint(v) => Value::Bigint(*v),
-            Compact::Counter(v) => Value::Counter(*v),
-            Compact::Double(v) => Value::Double(*v),
-            Compact::Float(v) => Value::Float(*v),
-            Compact::Timestamp(v) => Value::Timestamp(*v),
-            Compact::Date(v) => Value::Date(*v),
-            Compact::Time(v) => Value::Time(*v),
-            Compact::Boolean(v) => Value::Boolean(*v),
-            Compact::Tinyint(v) => Value::Tinyint(*v),
-            Compact::Smallint(v) => Value::Smallint(*v),
-            Compact::Boxed(v) => return Cow::Borrowed(v),
-        })
-    }
-
-    fn into_value(self) -> Value {
-        match self {
-            Compact::Boxed(v) => *v,
-            fixed => fixed.value().into_owned(),
-        }
-    }
 }
 
 /// One simple cell of a stored row, read in place.
@@ -251,6 +192,17 @@ impl StoredRow {
         }
     }
 
+    /// The non-frozen collection in `slot`, if it holds one.
+    pub fn collection(&self, slot: usize) -> Option<&Collection> {
+        match &self.0 {
+            Repr::Packed(_) => None,
+            Repr::Expanded(row) => match row.slot(slot)? {
+                Slot::Collection(c) => Some(c),
+                Slot::Cell(_) => None,
+            },
+        }
+    }
+
     /// The simple cell in `slot`; `None` if absent or a collection.
     pub fn cell(&self, slot: usize) -> Option<CellRef<'_>> {
         match self.slot(slot)? {
@@ -260,7 +212,7 @@ impl StoredRow {
     }
 
     /// The live value in simple-cell `slot` at `now_secs`, without building
-    /// a [`CellRef`]: the test a filtering scan runs on every row.
+    /// a [`CellRef`]: what a read copies into its result.
     #[inline]
     pub fn live_value(
         &self,
@@ -277,6 +229,31 @@ impl StoredRow {
             Repr::Expanded(row) => match row.slot(slot) {
                 None => Ok(None),
                 Some(Slot::Cell(cell)) => Ok(cell.live_value(now_secs).map(Cow::Borrowed)),
+                Some(Slot::Collection(_)) => Err(IsCollection),
+            },
+        }
+    }
+
+    /// `f` run on the live value in simple-cell `slot` at `now_secs`,
+    /// without copying it out: the test a filtering scan runs on every row.
+    #[inline]
+    pub fn test_live_value<R>(
+        &self,
+        slot: usize,
+        now_secs: i64,
+        f: impl FnOnce(Option<&Value>) -> R,
+    ) -> Result<R, IsCollection> {
+        match &self.0 {
+            Repr::Packed(p) => {
+                let live = p.expiry.is_none_or(|e| !e.has_passed(now_secs));
+                match p.cells.get(slot).and_then(Option::as_ref).filter(|_| live) {
+                    Some(compact) => Ok(compact.with_value(|v| f(Some(v)))),
+                    None => Ok(f(None)),
+                }
+            }
+            Repr::Expanded(row) => match row.slot(slot) {
+                None => Ok(f(None)),
+                Some(Slot::Cell(cell)) => Ok(f(cell.live_value(now_secs))),
                 Some(Slot::Collection(_)) => Err(IsCollection),
             },
         }
@@ -512,6 +489,8 @@ mod tests {
                     };
                     let found = stored.live_value(slot, now).map(|v| v.map(Cow::into_owned));
                     assert_eq!(found, live);
+                    let tested = stored.test_live_value(slot, now, |v| v.cloned());
+                    assert_eq!(tested, live);
                 }
             }
         }

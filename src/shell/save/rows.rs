@@ -64,7 +64,8 @@ pub fn table_rows(table: &Table, data: &TableData, now_secs: i64) -> TableRows {
         );
         let mut rows = 0;
         for (clustering, row) in &partition.rows {
-            let columns = table.clustering_columns().zip(clustering.values());
+            let values = clustering.values();
+            let columns = table.clustering_columns().zip(values.iter());
             let key: Vec<(&Column, &Value)> = static_key.iter().copied().chain(columns).collect();
             if writer.row(&key, row, &regular, &mut out.statements) {
                 rows += 1;

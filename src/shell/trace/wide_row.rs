@@ -14,7 +14,7 @@ use unicode_width::UnicodeWidthStr;
 use crate::planner::{Partitions, Plan, TokenRange, TokenValue};
 use crate::schema::{Column, ColumnKind, Table};
 use crate::session::Session;
-use crate::storage::{ClusteringKey, Partition, PartitionPosition, SlotRef, StoredRow, TableData};
+use crate::storage::{Partition, PartitionPosition, SlotRef, StoredKey, StoredRow, TableData};
 use crate::types::{DataType, Value};
 
 use super::explain::key_text;
@@ -56,7 +56,7 @@ struct Entry<'a> {
     group: usize,
     token: i64,
     partition: &'a Partition,
-    clustering: Option<&'a ClusteringKey>,
+    clustering: Option<&'a StoredKey>,
     row: Option<&'a StoredRow>,
     marked: bool,
 }
@@ -172,7 +172,7 @@ fn entries<'a>(
                     partition,
                     clustering: Some(key),
                     row: Some(row),
-                    marked: head || marks.row(source.name, &partition.key, key.values()),
+                    marked: head || marks.row(source.name, &partition.key, &key.values()),
                 });
             }
         }
