@@ -7,7 +7,7 @@
 //! beside a 32-byte value, some 192 bytes a row; a scan then reads three
 //! cache lines per row and a million rows take hundreds of megabytes.
 //! Packed, the time and expiry are kept once and each value in 16 bytes
-//! (fixed-width values inline, others boxed): 80 bytes a row.
+//! (fixed-width values inline, others boxed): 64 bytes a row.
 //!
 //! Packing is a lossless encoding of a [`Row`], chosen whenever the row
 //! fits it: a row with a deletion, a tombstone, a collection, or cells
@@ -51,12 +51,97 @@ impl Default for Repr {
 struct Packed {
     /// The write time of the marker and of every cell.
     stamp: i64,
-    /// Their expiry.
-    expiry: Option<Expiry>,
-    /// Whether the row has an INSERT marker.
-    marker: bool,
+    /// Whether the row has a marker, and when the row expires.
+    life: Life,
     /// The values by storage slot; `None` where nothing was written.
-    cells: SmallVec<[Option<Compact>; INLINE_SLOTS]>,
+    cells: PackedCells,
+}
+
+/// A packed row's marker and expiry in 8 bytes: `0` for a row without a
+/// marker, `1` for a marker without expiry, and otherwise a marker expiring
+/// at the [`Expiry`] whose encoding the value is. A row with an expiry and
+/// no marker (written by `UPDATE … USING TTL`) is not packed.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct Life(u64);
+
+impl Life {
+    const UNMARKED: Life = Life(0);
+    const MARKED: Life = Life(1);
+
+    fn new(marker: bool, expiry: Option<Expiry>) -> Option<Life> {
+        match (marker, expiry) {
+            (false, None) => Some(Life::UNMARKED),
+            (true, None) => Some(Life::MARKED),
+            (true, Some(e)) => {
+                let bits = (e.expires_at() ^ i64::MIN) as u64;
+                (bits > Life::MARKED.0).then_some(Life(bits))
+            }
+            (false, Some(_)) => None,
+        }
+    }
+
+    fn marker(self) -> bool {
+        self != Life::UNMARKED
+    }
+
+    fn expiry(self) -> Option<Expiry> {
+        (self.0 > Life::MARKED.0).then(|| Expiry::at(self.0 as i64 ^ i64::MIN))
+    }
+
+    fn is_live(self, now_secs: i64) -> bool {
+        self.expiry().is_none_or(|e| !e.has_passed(now_secs))
+    }
+}
+
+type CompactSlots = SmallVec<[Option<Compact>; INLINE_SLOTS]>;
+
+/// A packed row's values by slot: a few inline, more in a buffer of their
+/// own. Trailing empty slots are not kept.
+#[derive(Clone)]
+enum PackedCells {
+    Inline([Option<Compact>; INLINE_SLOTS]),
+    Spilled(Box<[Option<Compact>]>),
+}
+
+impl Default for PackedCells {
+    fn default() -> PackedCells {
+        PackedCells::Inline(Default::default())
+    }
+}
+
+impl PackedCells {
+    fn new(mut cells: CompactSlots) -> PackedCells {
+        while cells.last().is_some_and(Option::is_none) {
+            cells.pop();
+        }
+        if cells.len() > INLINE_SLOTS {
+            return PackedCells::Spilled(cells.into_vec().into_boxed_slice());
+        }
+        let mut inline: [Option<Compact>; INLINE_SLOTS] = Default::default();
+        for (slot, cell) in inline.iter_mut().zip(cells) {
+            *slot = cell;
+        }
+        PackedCells::Inline(inline)
+    }
+
+    fn as_slice(&self) -> &[Option<Compact>] {
+        match self {
+            PackedCells::Inline(cells) => cells,
+            PackedCells::Spilled(cells) => cells,
+        }
+    }
+
+    /// The slots up to the last one written.
+    fn into_slots(self) -> CompactSlots {
+        let mut cells = match self {
+            PackedCells::Inline(cells) => SmallVec::from_buf(cells),
+            PackedCells::Spilled(cells) => SmallVec::from_vec(cells.into_vec()),
+        };
+        while cells.last().is_some_and(Option::is_none) {
+            cells.pop();
+        }
+        cells
+    }
 }
 
 /// One simple cell of a stored row, read in place.
@@ -132,8 +217,9 @@ impl SlotRef<'_> {
 impl StoredRow {
     /// `row`, packed if it fits.
     pub fn new(row: Row) -> StoredRow {
-        match Packed::shared_stamp(&row) {
-            Some(stamp) => StoredRow(Repr::Packed(Packed::of(row, stamp))),
+        let mut row = row;
+        match Packed::of(&mut row) {
+            Some(packed) => StoredRow(Repr::Packed(packed)),
             None => StoredRow(Repr::Expanded(Box::new(row))),
         }
     }
@@ -165,9 +251,9 @@ impl StoredRow {
     /// The INSERT marker.
     pub fn liveness(&self) -> Option<Liveness> {
         match &self.0 {
-            Repr::Packed(p) => p.marker.then_some(Liveness {
+            Repr::Packed(p) => p.life.marker().then_some(Liveness {
                 timestamp: p.stamp,
-                expiry: p.expiry,
+                expiry: p.life.expiry(),
             }),
             Repr::Expanded(row) => row.liveness,
         }
@@ -220,12 +306,10 @@ impl StoredRow {
         now_secs: i64,
     ) -> Result<Option<Cow<'_, Value>>, IsCollection> {
         match &self.0 {
-            Repr::Packed(p) => {
-                let compact = p.cells.get(slot).and_then(Option::as_ref);
-                Ok(compact
-                    .filter(|_| p.expiry.is_none_or(|e| !e.has_passed(now_secs)))
-                    .map(Compact::value))
-            }
+            Repr::Packed(p) => Ok(p
+                .compact(slot)
+                .filter(|_| p.life.is_live(now_secs))
+                .map(Compact::value)),
             Repr::Expanded(row) => match row.slot(slot) {
                 None => Ok(None),
                 Some(Slot::Cell(cell)) => Ok(cell.live_value(now_secs).map(Cow::Borrowed)),
@@ -244,13 +328,10 @@ impl StoredRow {
         f: impl FnOnce(Option<&Value>) -> R,
     ) -> Result<R, IsCollection> {
         match &self.0 {
-            Repr::Packed(p) => {
-                let live = p.expiry.is_none_or(|e| !e.has_passed(now_secs));
-                match p.cells.get(slot).and_then(Option::as_ref).filter(|_| live) {
-                    Some(compact) => Ok(compact.with_value(|v| f(Some(v)))),
-                    None => Ok(f(None)),
-                }
-            }
+            Repr::Packed(p) => match p.compact(slot).filter(|_| p.life.is_live(now_secs)) {
+                Some(compact) => Ok(compact.with_value(|v| f(Some(v)))),
+                None => Ok(f(None)),
+            },
             Repr::Expanded(row) => match row.slot(slot) {
                 None => Ok(f(None)),
                 Some(Slot::Cell(cell)) => Ok(f(cell.live_value(now_secs))),
@@ -262,7 +343,7 @@ impl StoredRow {
     /// The slots written, in slot order.
     pub fn slots(&self) -> impl Iterator<Item = (usize, SlotRef<'_>)> + '_ {
         let width = match &self.0 {
-            Repr::Packed(p) => p.cells.len(),
+            Repr::Packed(p) => p.cells().len(),
             Repr::Expanded(row) => row.cells.len(),
         };
         (0..width).filter_map(|i| Some((i, self.slot(i)?)))
@@ -271,7 +352,7 @@ impl StoredRow {
     /// Whether any slot holds anything, live or not.
     pub fn has_cells(&self) -> bool {
         match &self.0 {
-            Repr::Packed(p) => p.cells.iter().any(Option::is_some),
+            Repr::Packed(p) => p.has_cells(),
             Repr::Expanded(row) => row.cells.iter().any(Option::is_some),
         }
     }
@@ -280,10 +361,7 @@ impl StoredRow {
     #[inline]
     pub fn is_live(&self, now_secs: i64) -> bool {
         match &self.0 {
-            Repr::Packed(p) => {
-                (p.marker || p.cells.iter().any(Option::is_some))
-                    && p.expiry.is_none_or(|e| !e.has_passed(now_secs))
-            }
+            Repr::Packed(p) => (p.life.marker() || p.has_cells()) && p.life.is_live(now_secs),
             Repr::Expanded(row) => row.is_live(now_secs),
         }
     }
@@ -291,10 +369,7 @@ impl StoredRow {
     /// Whether any cell is live (see [`Row::has_live_cells`]).
     pub fn has_live_cells(&self, now_secs: i64) -> bool {
         match &self.0 {
-            Repr::Packed(p) => {
-                p.cells.iter().any(Option::is_some)
-                    && p.expiry.is_none_or(|e| !e.has_passed(now_secs))
-            }
+            Repr::Packed(p) => p.has_cells() && p.life.is_live(now_secs),
             Repr::Expanded(row) => row.has_live_cells(now_secs),
         }
     }
@@ -320,22 +395,23 @@ impl fmt::Debug for StoredRow {
 }
 
 impl Packed {
-    /// `row` packed, given its [`Packed::shared_stamp`].
-    fn of(row: Row, (stamp, expiry): (i64, Option<Expiry>)) -> Packed {
-        let cells = row
-            .cells
+    /// `row` packed, if it fits: no deletion, no tombstone, no collection,
+    /// one write time and expiry shared by the marker and every cell.
+    fn of(row: &mut Row) -> Option<Packed> {
+        let (stamp, expiry) = Packed::shared_stamp(row)?;
+        let life = Life::new(row.liveness.is_some(), expiry)?;
+        let cells = std::mem::take(&mut row.cells)
             .into_iter()
             .map(|slot| match slot {
                 Some(Slot::Cell(Cell { value: Some(v), .. })) => Some(Compact::new(v)),
                 _ => None,
             })
             .collect();
-        Packed {
+        Some(Packed {
             stamp,
-            expiry,
-            marker: row.liveness.is_some(),
-            cells,
-        }
+            life,
+            cells: PackedCells::new(cells),
+        })
     }
 
     /// The write time and expiry the marker and every cell share, if the
@@ -357,25 +433,37 @@ impl Packed {
         Some(shared.unwrap_or((0, None)))
     }
 
+    fn cells(&self) -> &[Option<Compact>] {
+        self.cells.as_slice()
+    }
+
+    fn compact(&self, slot: usize) -> Option<&Compact> {
+        self.cells().get(slot)?.as_ref()
+    }
+
+    fn has_cells(&self) -> bool {
+        self.cells().iter().any(Option::is_some)
+    }
+
     fn cell(&self, slot: usize) -> Option<CellRef<'_>> {
-        let compact = self.cells.get(slot)?.as_ref()?;
         Some(CellRef {
-            value: Some(compact.value()),
+            value: Some(self.compact(slot)?.value()),
             timestamp: self.stamp,
-            expiry: self.expiry,
+            expiry: self.life.expiry(),
         })
     }
 
     fn into_row(self) -> Row {
-        let (stamp, expiry) = (self.stamp, self.expiry);
+        let (stamp, expiry) = (self.stamp, self.life.expiry());
         Row {
-            liveness: self.marker.then_some(Liveness {
+            liveness: self.life.marker().then_some(Liveness {
                 timestamp: stamp,
                 expiry,
             }),
             deleted_at: None,
             cells: self
                 .cells
+                .into_slots()
                 .into_iter()
                 .map(|c| c.map(|c| Slot::Cell(Cell::live(c.into_value(), stamp, expiry))))
                 .collect(),
@@ -453,6 +541,9 @@ mod tests {
             c.write(Value::Int(1), cell(Value::Int(2), 5, None), 0);
         }
         rows.push(collection);
+        let mut update_ttl = Row::default();
+        update_ttl.write_cell(1, cell(Value::Int(5), 9, Some(100)), None, 0);
+        rows.push(update_ttl);
         let mut wide = Row::default();
         wide.write_liveness(marker(1, None), None);
         for slot in 0..10 {
@@ -464,7 +555,9 @@ mod tests {
 
     #[test]
     fn packing_keeps_every_row_as_it_was() {
-        let packs = [true, true, true, true, false, false, false, false, true];
+        let packs = [
+            true, true, true, true, false, false, false, false, false, true,
+        ];
         for (row, packs) in rows().into_iter().zip(packs) {
             let stored = StoredRow::new(row.clone());
             assert_eq!(stored.is_packed(), packs, "{row:?}");
@@ -517,6 +610,6 @@ mod tests {
     #[test]
     fn a_packed_row_is_small() {
         assert_eq!(std::mem::size_of::<Option<Compact>>(), 16);
-        assert_eq!(std::mem::size_of::<StoredRow>(), 80);
+        assert_eq!(std::mem::size_of::<StoredRow>(), 64);
     }
 }
