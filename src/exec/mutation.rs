@@ -145,8 +145,9 @@ pub(crate) fn apply_row(
     in_partition(data, position, key, |partition| {
         let floor = partition.floor(Some(&row.key));
         let mut target = partition.row_mut(row.key);
-        if target.cells.is_empty() {
-            target.cells.reserve_exact(row.width);
+        if target.cells.len() < row.width {
+            // Every slot written at once, not one by one as cells arrive.
+            target.cells.resize(row.width, None);
         }
         target.write_liveness(row.liveness, floor);
         for (slot, cell) in row.cells {

@@ -28,20 +28,23 @@ pub(super) enum Compact {
 
 impl Compact {
     pub(super) fn new(value: Value) -> Compact {
-        match value {
-            Value::Int(v) => Compact::Int(v),
-            Value::Bigint(v) => Compact::Bigint(v),
-            Value::Counter(v) => Compact::Counter(v),
-            Value::Double(v) => Compact::Double(v),
-            Value::Float(v) => Compact::Float(v),
-            Value::Timestamp(v) => Compact::Timestamp(v),
-            Value::Date(v) => Compact::Date(v),
-            Value::Time(v) => Compact::Time(v),
-            Value::Boolean(v) => Compact::Boolean(v),
-            Value::Tinyint(v) => Compact::Tinyint(v),
-            Value::Smallint(v) => Compact::Smallint(v),
-            other => Compact::Boxed(Box::new(other)),
-        }
+        let fixed = match &value {
+            Value::Int(v) => Compact::Int(*v),
+            Value::Bigint(v) => Compact::Bigint(*v),
+            Value::Counter(v) => Compact::Counter(*v),
+            Value::Double(v) => Compact::Double(*v),
+            Value::Float(v) => Compact::Float(*v),
+            Value::Timestamp(v) => Compact::Timestamp(*v),
+            Value::Date(v) => Compact::Date(*v),
+            Value::Time(v) => Compact::Time(*v),
+            Value::Boolean(v) => Compact::Boolean(*v),
+            Value::Tinyint(v) => Compact::Tinyint(*v),
+            Value::Smallint(v) => Compact::Smallint(*v),
+            _ => return Compact::Boxed(Box::new(value)),
+        };
+        // A fixed-width value owns nothing: skip its drop glue.
+        std::mem::forget(value);
+        fixed
     }
 
     pub(super) fn value(&self) -> Cow<'_, Value> {

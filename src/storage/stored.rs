@@ -26,7 +26,7 @@ use smallvec::SmallVec;
 
 use super::cell::{Cell, Collection, Expiry, Liveness, Slot};
 use super::compact::Compact;
-use super::row::{Row, INLINE_SLOTS};
+use super::row::{Row, Slots, INLINE_SLOTS};
 use crate::types::Value;
 
 /// A row as a table keeps it.
@@ -110,16 +110,19 @@ impl Default for PackedCells {
 }
 
 impl PackedCells {
-    fn new(mut cells: CompactSlots) -> PackedCells {
-        while cells.last().is_some_and(Option::is_none) {
-            cells.pop();
-        }
-        if cells.len() > INLINE_SLOTS {
-            return PackedCells::Spilled(cells.into_vec().into_boxed_slice());
+    /// The values of `slots`, which hold only live simple cells.
+    fn new(slots: Slots) -> PackedCells {
+        let len = slots.iter().rposition(Option::is_some).map_or(0, |i| i + 1);
+        let compact = |slot: Option<Slot>| match slot {
+            Some(Slot::Cell(Cell { value: Some(v), .. })) => Some(Compact::new(v)),
+            _ => None,
+        };
+        if len > INLINE_SLOTS {
+            return PackedCells::Spilled(slots.into_iter().take(len).map(compact).collect());
         }
         let mut inline: [Option<Compact>; INLINE_SLOTS] = Default::default();
-        for (slot, cell) in inline.iter_mut().zip(cells) {
-            *slot = cell;
+        for (target, slot) in inline.iter_mut().zip(slots) {
+            *target = compact(slot);
         }
         PackedCells::Inline(inline)
     }
@@ -400,17 +403,10 @@ impl Packed {
     fn of(row: &mut Row) -> Option<Packed> {
         let (stamp, expiry) = Packed::shared_stamp(row)?;
         let life = Life::new(row.liveness.is_some(), expiry)?;
-        let cells = std::mem::take(&mut row.cells)
-            .into_iter()
-            .map(|slot| match slot {
-                Some(Slot::Cell(Cell { value: Some(v), .. })) => Some(Compact::new(v)),
-                _ => None,
-            })
-            .collect();
         Some(Packed {
             stamp,
             life,
-            cells: PackedCells::new(cells),
+            cells: PackedCells::new(std::mem::take(&mut row.cells)),
         })
     }
 
@@ -454,6 +450,9 @@ impl Packed {
     }
 
     fn into_row(self) -> Row {
+        if self.life == Life::UNMARKED && !self.has_cells() {
+            return Row::default();
+        }
         let (stamp, expiry) = (self.stamp, self.life.expiry());
         Row {
             liveness: self.life.marker().then_some(Liveness {
