@@ -25,7 +25,8 @@ use smallvec::SmallVec;
 use crate::planner::{Direction, Plan, PlanContext, QueryClass};
 use crate::schema::{Column, ColumnKind, Table};
 use crate::storage::{
-    bounds_ordered, ClusteringKey, KeyValues, Partition, Store, StoredKey, StoredRow, TableData,
+    bounds_ordered, ClusteringKey, IsCollection, KeyValues, Partition, Store, StoredKey, StoredRow,
+    TableData,
 };
 use crate::syntax::ast::{Operator, RelationKind, Select, Term, TermKind};
 use crate::types::Value;
@@ -440,7 +441,16 @@ impl<'a> Read<'a> {
                 .iter()
                 .zip(slots)
                 .map(|(&i, (column, slot))| match column.kind {
-                    ColumnKind::Regular => view.regular_value(*slot, column).into_owned(),
+                    // A key value or a simple cell read straight from
+                    // storage; anything else through the row view.
+                    ColumnKind::Clustering(c, _) => {
+                        key.value(c).map_or(Value::Null, Cow::into_owned)
+                    }
+                    ColumnKind::Regular => match slot.map(|s| row.live_value(s, self.now_secs)) {
+                        None | Some(Ok(None)) => Value::Null,
+                        Some(Ok(Some(value))) => value.into_owned(),
+                        Some(Err(IsCollection)) => view.regular_value(*slot, column).into_owned(),
+                    },
                     _ => view.value(&self.table.columns[i]).into_owned(),
                 }),
         );
