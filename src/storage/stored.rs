@@ -10,9 +10,9 @@
 //! (fixed-width values inline, others boxed): 64 bytes a row.
 //!
 //! Packing is a lossless encoding of a [`Row`], chosen whenever the row
-//! fits it: a row with a deletion, a tombstone, a collection, or cells
-//! written at different times stays a [`Row`] (boxed, so that it costs a
-//! packed row only a pointer). Reads go through [`StoredRow`]'s accessors,
+//! fits it: a row with a deletion, a tombstone, a collection, cells
+//! written at different times, or an expiry without a marker stays a
+//! [`Row`] (boxed, so that it costs a packed row only a pointer). Reads go through [`StoredRow`]'s accessors,
 //! which hand out values by [`Cow`]: borrowed where a value is kept as a
 //! [`Value`], built on the spot where it is packed. Writes go through
 //! [`StoredRow::edit`], which unpacks the row, lets the write logic of
@@ -219,8 +219,7 @@ impl SlotRef<'_> {
 
 impl StoredRow {
     /// `row`, packed if it fits.
-    pub fn new(row: Row) -> StoredRow {
-        let mut row = row;
+    pub fn new(mut row: Row) -> StoredRow {
         match Packed::of(&mut row) {
             Some(packed) => StoredRow(Repr::Packed(packed)),
             None => StoredRow(Repr::Expanded(Box::new(row))),
