@@ -181,8 +181,7 @@ fn plan_insert(
         .catalog
         .resolve_table(ctx.keyspace.as_deref(), &insert.table)?;
     not_a_view(table)?;
-    let mut synthetic = Vec::new();
-    let mut target = modify::insert(table, insert, &mut synthetic)?;
+    let mut target = modify::insert(table, insert)?;
     let class = QueryClass::PointLookup;
     let plan = routing::write_plan(ctx, table, StatementKind::Insert, class, &target.pk)?;
     if let Some(keys) = keys {
