@@ -776,15 +776,16 @@ fn multi_cell_restricted(column: &Column, op: &str) -> String {
     )
 }
 
-/// Every value term of an EQ, IN or slice shape.
-pub(crate) fn shape_terms<'a>(shape: &Shape<'a>) -> Vec<&'a Term> {
+/// Every value term of an EQ, IN or slice shape: inline for all but IN,
+/// as every key restriction of every write is asked for its terms.
+fn shape_terms<'a>(shape: &Shape<'a>) -> SmallVec<[&'a Term; 2]> {
     match shape {
-        Shape::Eq(term) => vec![term],
+        Shape::Eq(term) => smallvec![*term],
         Shape::In(InValues::List(terms)) => terms.iter().collect(),
         Shape::Slice { lower, upper } => {
             lower.iter().chain(upper.iter()).map(|b| b.value).collect()
         }
-        _ => Vec::new(),
+        _ => SmallVec::new(),
     }
 }
 
