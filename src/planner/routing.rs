@@ -247,9 +247,27 @@ fn is_empty_key(key: &Key) -> bool {
 }
 
 fn token_of_values(values: &[Value]) -> Result<i64, Error> {
-    let key = Value::compose_key(values)?;
-    check_key_len(key.len())?;
-    Ok(murmur3_token(&key))
+    ComposedKey::of(values).map(|key| key.token)
+}
+
+/// A partition key composed from its values, and its token.
+#[derive(Debug)]
+pub(crate) struct ComposedKey {
+    /// The Murmur3 token.
+    pub(crate) token: i64,
+    /// The serialized key.
+    pub(crate) bytes: Vec<u8>,
+}
+
+impl ComposedKey {
+    fn of(values: &[Value]) -> Result<ComposedKey, Error> {
+        let bytes = Value::compose_key(values)?;
+        check_key_len(bytes.len())?;
+        Ok(ComposedKey {
+            token: murmur3_token(&bytes),
+            bytes,
+        })
+    }
 }
 
 fn names(ctx: &PlanContext, nodes: &[NodeIndex]) -> Vec<String> {
@@ -263,6 +281,8 @@ struct Routed {
     nodes: Vec<NodeIndex>,
     /// The coordinator of the first partition with a known token.
     coordinator: Option<NodeIndex>,
+    /// The composed key of the only partition, when it is known.
+    only: Option<ComposedKey>,
 }
 
 /// Routes each partition: token, replicas, and the replicas contacted.
@@ -277,7 +297,10 @@ fn targets(
     let mut reached: Vec<NodeIndex> = Vec::new();
     let mut coordinator = None;
     check_cartesian_product(ctx, "partition key", pk)?;
-    for key in partition_keys(table, pk)? {
+    let keys = partition_keys(table, pk)?;
+    let mut only = None;
+    let one = keys.len() == 1;
+    for key in keys {
         let Some(values) = &key.values else {
             out.push(PartitionTarget {
                 key: key.text,
@@ -289,7 +312,11 @@ fn targets(
             });
             continue;
         };
-        let token = token_of_values(values)?;
+        let composed = ComposedKey::of(values)?;
+        let token = composed.token;
+        if one {
+            only = Some(composed);
+        }
         let coord = ctx.coordinator.for_token(&ctx.ring, replication, token);
         coordinator.get_or_insert(coord);
         let plan = if write {
@@ -321,6 +348,7 @@ fn targets(
         partitions: out,
         nodes: reached,
         coordinator,
+        only,
     })
 }
 
@@ -506,21 +534,22 @@ pub(crate) fn select_plan(
 }
 
 /// The plan of an INSERT, UPDATE or DELETE: the partitions it writes and
-/// the acknowledgements the consistency level waits for.
+/// the acknowledgements the consistency level waits for; and the composed
+/// key of the partition, when it writes exactly one that is known.
 pub(crate) fn write_plan(
     ctx: &PlanContext,
     table: &Table,
     statement: StatementKind,
     class: QueryClass,
     pk: &[Restriction<'_>],
-) -> Result<Plan, Error> {
+) -> Result<(Plan, Option<ComposedKey>), Error> {
     ctx.consistency.validate_for_write()?;
     let routed = targets(ctx, table, pk, true)?;
     let coordinator = routed
         .coordinator
         .unwrap_or_else(|| ctx.coordinator.for_scan(&ctx.ring));
     let (partitions, nodes) = (routed.partitions, routed.nodes);
-    Ok(Plan {
+    let plan = Plan {
         class,
         statement,
         table: table.qualified_name(),
@@ -536,7 +565,8 @@ pub(crate) fn write_plan(
         coordinator: ctx.ring.node(coordinator).id.clone(),
         nodes: names(ctx, &nodes),
         warnings: Vec::new(),
-    })
+    };
+    Ok((plan, routed.only))
 }
 
 /// A batch's plan: its statements' partitions together. One partition keeps
