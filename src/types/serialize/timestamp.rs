@@ -104,22 +104,36 @@ impl<'a> Cursor<'a> {
     /// A numeric field: optional leading whitespace, then one or more digits read
     /// greedily as an `int` (overflow fails, as `Integer.parseInt` does).
     fn number(&mut self) -> Option<i64> {
-        self.skip_java_whitespace();
+        if !self.peek().is_some_and(|b| b.is_ascii_digit()) {
+            self.skip_java_whitespace();
+        }
         let len = self.rest().bytes().take_while(u8::is_ascii_digit).count();
-        let value = self.rest()[..len].parse::<i32>().ok()?;
+        let value = digits_value(&self.rest().as_bytes()[..len])?;
         self.pos += len;
         Some(i64::from(value))
     }
 
     /// Exactly `n` ASCII digits, as the zone regexes' `\d{n}` (no whitespace).
     fn fixed_digits(&mut self, n: usize) -> Option<i64> {
-        let digits = self.rest().get(..n)?;
-        if !digits.bytes().all(|b| b.is_ascii_digit()) {
+        let digits = self.rest().as_bytes().get(..n)?;
+        if !digits.iter().all(u8::is_ascii_digit) {
             return None;
         }
         self.pos += n;
-        digits.parse().ok()
+        digits_value(digits).map(i64::from)
     }
+}
+
+/// ASCII digits as an `int`, `None` when there are none or they overflow:
+/// what `str::parse::<i32>` gives them, without its sign and radix handling,
+/// since every write of a timestamp literal reads seven or more fields.
+fn digits_value(digits: &[u8]) -> Option<i32> {
+    if digits.is_empty() {
+        return None;
+    }
+    digits.iter().try_fold(0i32, |value, digit| {
+        value.checked_mul(10)?.checked_add(i32::from(digit - b'0'))
+    })
 }
 
 fn parse_formatted_timestamp(text: &str) -> Option<i64> {
@@ -332,6 +346,8 @@ mod tests {
             "1970-01-01 00:00+0060",
             "1970-01-01 00:00 GMT+24:00",
             "1970-01-01 00:00+05:3",
+            "2147483648-01-01",
+            "2025-06-01 08:00:00.2147483648",
         ] {
             assert!(parse_timestamp(bad, now).is_err(), "{bad:?}");
         }
