@@ -107,8 +107,9 @@ impl<'a> Cursor<'a> {
         if !self.peek().is_some_and(|b| b.is_ascii_digit()) {
             self.skip_java_whitespace();
         }
-        let len = self.rest().bytes().take_while(u8::is_ascii_digit).count();
-        let value = digits_value(&self.rest().as_bytes()[..len])?;
+        let rest = &self.text.as_bytes()[self.pos..];
+        let len = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+        let value = digits_value(&rest[..len])?;
         self.pos += len;
         Some(i64::from(value))
     }
@@ -128,12 +129,15 @@ impl<'a> Cursor<'a> {
 /// what `str::parse::<i32>` gives them, without its sign and radix handling,
 /// since every write of a timestamp literal reads seven or more fields.
 fn digits_value(digits: &[u8]) -> Option<i32> {
-    if digits.is_empty() {
-        return None;
+    let digit = |d: &u8| i32::from(d - b'0');
+    match digits.len() {
+        0 => None,
+        // Nine digits always fit.
+        1..=9 => Some(digits.iter().fold(0, |value, d| value * 10 + digit(d))),
+        _ => digits.iter().try_fold(0i32, |value, d| {
+            value.checked_mul(10)?.checked_add(digit(d))
+        }),
     }
-    digits.iter().try_fold(0i32, |value, digit| {
-        value.checked_mul(10)?.checked_add(i32::from(digit - b'0'))
-    })
 }
 
 fn parse_formatted_timestamp(text: &str) -> Option<i64> {
@@ -314,6 +318,8 @@ mod tests {
             "2025-06-01 03:30:00-04:30",
             "2025-6-1 8:0",
             "2025-06-01 08:00:00",
+            "000002025-06-01 08:00:00.000000000",
+            "2025-06-01 08:00:00.0000000000+0000",
             "1748764800000",
         ] {
             assert_eq!(parse_timestamp(text, now), Ok(expected), "{text}");
