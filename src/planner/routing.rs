@@ -2,6 +2,7 @@
 //! ranges, replicas, the replicas a consistency level contacts, and the
 //! finished [`Plan`].
 
+use std::borrow::{Borrow, Cow};
 use std::ops::Bound as RangeBound;
 
 use crate::cluster::consistency::{plan_read, plan_write};
@@ -73,10 +74,11 @@ fn keyspace<'a>(ctx: &'a PlanContext, table: &Table) -> Result<&'a Keyspace, Err
         .ok_or_else(|| Error::invalid(format!("keyspace {} does not exist", table.keyspace)))
 }
 
-/// One partition key: its values (or `None` where bound at execution).
-struct Key {
+/// One partition key: its values (or `None` where bound at execution),
+/// borrowed where the restriction already holds them.
+struct Key<'a> {
     text: Vec<String>,
-    values: Option<Vec<Value>>,
+    values: Option<Vec<Cow<'a, Value>>>,
 }
 
 /// The values one restriction gives its column: one for EQ, several for IN,
@@ -127,7 +129,7 @@ pub(crate) fn check_cartesian_product(
 
 /// The cartesian product of the partition key restrictions, coerced to the
 /// key columns' types: literals are checked as Cassandra checks them.
-fn partition_keys(table: &Table, pk: &[Restriction<'_>]) -> Result<Vec<Key>, Error> {
+fn partition_keys<'r>(table: &Table, pk: &'r [Restriction<'_>]) -> Result<Vec<Key<'r>>, Error> {
     let columns = table.partition_key.len();
     let mut keys = vec![Key {
         text: Vec::with_capacity(columns),
@@ -149,7 +151,7 @@ fn partition_keys(table: &Table, pk: &[Restriction<'_>]) -> Result<Vec<Key>, Err
         };
         if let [term] = terms.as_slice() {
             let value = match &restriction.value {
-                Some(value) => known_key_value(column, term, value.clone())?,
+                Some(value) => known_key_value(column, term, value)?,
                 None => key_value(column, term)?,
             };
             extend_keys(&mut keys, term_text(term), value);
@@ -186,25 +188,28 @@ fn partition_keys(table: &Table, pk: &[Restriction<'_>]) -> Result<Vec<Key>, Err
 }
 
 /// A key column's value from its term: `None` when bound at execution.
-fn key_value(column: &crate::schema::Column, term: &Term) -> Result<Option<Value>, Error> {
+fn key_value<'a>(
+    column: &crate::schema::Column,
+    term: &Term,
+) -> Result<Option<Cow<'a, Value>>, Error> {
     match coerce_term(term, &column.data_type, &column.name) {
         Ok(Value::Null) => Err(null_key(column, term)),
-        Ok(value) => Ok(Some(value)),
+        Ok(value) => Ok(Some(Cow::Owned(value))),
         Err(TermError::Invalid(e)) => Err(e.with_span(term.span)),
         Err(TermError::NotConstant(_)) => Ok(None),
     }
 }
 
 /// [`key_value`] for a term whose value the restriction already holds.
-fn known_key_value(
+fn known_key_value<'a>(
     column: &crate::schema::Column,
     term: &Term,
-    value: Value,
-) -> Result<Option<Value>, Error> {
+    value: &'a Value,
+) -> Result<Option<Cow<'a, Value>>, Error> {
     if value.is_null() {
         return Err(null_key(column, term));
     }
-    Ok(Some(value))
+    Ok(Some(Cow::Borrowed(value)))
 }
 
 fn null_key(column: &crate::schema::Column, term: &Term) -> Error {
@@ -217,7 +222,7 @@ fn null_key(column: &crate::schema::Column, term: &Term) -> Error {
 
 /// Adds one column's text and value to every key, moving them into the
 /// last (usually the only) key rather than cloning.
-fn extend_keys(keys: &mut [Key], text: String, value: Option<Value>) {
+fn extend_keys<'a>(keys: &mut [Key<'a>], text: String, value: Option<Cow<'a, Value>>) {
     let Some((last, rest)) = keys.split_last_mut() else {
         return;
     };
@@ -227,8 +232,8 @@ fn extend_keys(keys: &mut [Key], text: String, value: Option<Value>) {
     last.push(text, value);
 }
 
-impl Key {
-    fn push(&mut self, text: String, value: Option<Value>) {
+impl<'a> Key<'a> {
+    fn push(&mut self, text: String, value: Option<Cow<'a, Value>>) {
         self.text.push(text);
         match (&mut self.values, value) {
             (Some(values), Some(v)) => values.push(v),
@@ -237,11 +242,14 @@ impl Key {
     }
 }
 
-fn is_empty_key(key: &Key) -> bool {
-    match key.values.as_deref() {
-        Some([Value::Empty]) => true,
-        Some([Value::Text(s)]) | Some([Value::Ascii(s)]) => s.is_empty(),
-        Some([Value::Blob(b)]) => b.is_empty(),
+fn is_empty_key(key: &Key<'_>) -> bool {
+    let Some([value]) = key.values.as_deref() else {
+        return false;
+    };
+    match value.as_ref() {
+        Value::Empty => true,
+        Value::Text(s) | Value::Ascii(s) => s.is_empty(),
+        Value::Blob(b) => b.is_empty(),
         _ => false,
     }
 }
@@ -260,7 +268,7 @@ pub(crate) struct ComposedKey {
 }
 
 impl ComposedKey {
-    fn of(values: &[Value]) -> Result<ComposedKey, Error> {
+    fn of<V: Borrow<Value>>(values: &[V]) -> Result<ComposedKey, Error> {
         let bytes = Value::compose_key(values)?;
         check_key_len(bytes.len())?;
         Ok(ComposedKey {
