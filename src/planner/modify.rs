@@ -248,15 +248,11 @@ pub(crate) fn insert<'a>(table: &'a Table, insert: &'a Insert) -> Result<WriteTa
         InsertSource::Json { .. } => (&[], &[]),
     };
     // Looked up once, in the order written: each is asked about again below.
-    let resolved = columns
-        .iter()
-        .enumerate()
-        .map(|(i, name)| {
-            table
-                .column_hinted(&name.name, i)
-                .ok_or_else(|| undefined_column(table, name))
-        })
-        .collect::<Result<Vec<&Column>, Error>>()?;
+    let mut resolved = Vec::with_capacity(columns.len());
+    for (i, name) in columns.iter().enumerate() {
+        let column = table.column_hinted(&name.name, i);
+        resolved.push(column.ok_or_else(|| undefined_column(table, name))?);
+    }
     let static_only = resolved
         .iter()
         .all(|c| c.is_static() || c.is_partition_key())
