@@ -5,6 +5,8 @@
 use std::borrow::{Borrow, Cow};
 use std::ops::Bound as RangeBound;
 
+use smallvec::SmallVec;
+
 use crate::cluster::consistency::{plan_read, plan_write};
 use crate::cluster::murmur3::{check_key_len, murmur3_token};
 use crate::cluster::range::{nodes_contacted, plan_range_read};
@@ -75,18 +77,19 @@ fn keyspace<'a>(ctx: &'a PlanContext, table: &Table) -> Result<&'a Keyspace, Err
 }
 
 /// One partition key: its values (or `None` where bound at execution),
-/// borrowed where the restriction already holds them.
+/// borrowed where the restriction already holds them, and inline for the
+/// usual key of a few columns.
 struct Key<'a> {
     text: Vec<String>,
-    values: Option<Vec<Cow<'a, Value>>>,
+    values: Option<SmallVec<[Cow<'a, Value>; 4]>>,
 }
 
 /// The values one restriction gives its column: one for EQ, several for IN,
 /// `None` for `IN ?`.
-fn restriction_terms<'a>(restriction: &Restriction<'a>) -> Option<Vec<&'a Term>> {
+fn restriction_terms<'a>(restriction: &Restriction<'a>) -> Option<&'a [Term]> {
     match &restriction.shape {
-        Shape::Eq(term) => Some(vec![term]),
-        Shape::In(InValues::List(terms)) => Some(terms.iter().collect()),
+        Shape::Eq(term) => Some(std::slice::from_ref(*term)),
+        Shape::In(InValues::List(terms)) => Some(terms),
         _ => None,
     }
 }
@@ -133,7 +136,7 @@ fn partition_keys<'r>(table: &Table, pk: &'r [Restriction<'_>]) -> Result<Vec<Ke
     let columns = table.partition_key.len();
     let mut keys = vec![Key {
         text: Vec::with_capacity(columns),
-        values: Some(Vec::with_capacity(columns)),
+        values: Some(SmallVec::with_capacity(columns)),
     }];
     for column in table.partition_key_columns() {
         let Some(restriction) = pk.iter().find(|r| r.first().name == column.name) else {
@@ -149,7 +152,7 @@ fn partition_keys<'r>(table: &Table, pk: &'r [Restriction<'_>]) -> Result<Vec<Ke
                 continue;
             }
         };
-        if let [term] = terms.as_slice() {
+        if let [term] = terms {
             let value = match &restriction.value {
                 Some(value) => known_key_value(column, term, value)?,
                 None => key_value(column, term)?,
