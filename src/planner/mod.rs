@@ -170,7 +170,7 @@ pub(crate) struct KeyLiterals {
 }
 
 impl KeyLiterals {
-    /// None: for statements planning hands nothing over for.
+    /// Nothing handed over: for every statement but a lone text INSERT.
     pub(crate) fn new() -> KeyLiterals {
         KeyLiterals::default()
     }
