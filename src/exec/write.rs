@@ -278,13 +278,16 @@ fn key_place(column: &Column) -> Option<KeyPlace> {
     }
 }
 
+/// An INSERT's columns with their values, in the order written.
+type ColumnValues<'t> = Vec<(&'t Column, Value)>;
+
 /// The INSERT's columns and their values, and how many of those values are
 /// partition key values planning converted.
 fn insert_values<'t>(
     table: &'t Table,
     insert: &Insert,
     env: &mut WriteEnv<'_, '_>,
-) -> Result<(Vec<(&'t Column, Value)>, usize), Error> {
+) -> Result<(ColumnValues<'t>, usize), Error> {
     match &insert.source {
         InsertSource::Values { columns, values } => {
             let mut out = Vec::with_capacity(columns.len());
