@@ -364,7 +364,12 @@ impl Session {
             }
             None => {}
         }
-        self.run_planned(&prepared.statement, &binds, cached.plan, Vec::new())
+        self.run_planned(
+            &prepared.statement,
+            &binds,
+            cached.plan,
+            planner::KeyLiterals::new(),
+        )
     }
 
     /// Plans `prepared` under the current context, compiles it when it has

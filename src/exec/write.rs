@@ -11,7 +11,9 @@ use crate::planner::KeyLiterals;
 use crate::schema::{Column, ColumnKind, Table};
 use std::borrow::Cow;
 
-use crate::storage::{Cell, ClusteringKey, Expiry, KeyValues, Liveness, SlotRef, Store, TableData};
+use crate::storage::{
+    Cell, ClusteringKey, Expiry, KeyValues, Liveness, PartitionPosition, SlotRef, Store, TableData,
+};
 use crate::syntax::ast::{
     ArithmeticSign, AssignmentKind, ColumnRef, Delete, Insert, InsertSource, NativeType, Term,
     TermKind, Update, UsingItem,
@@ -179,7 +181,7 @@ pub(crate) fn insert<'t>(
     env: &mut WriteEnv<'_, '_>,
 ) -> Result<Mutation<'t>, Error> {
     let stamp = stamp(table, &insert.using, env)?;
-    let mut values = insert_values(table, insert, env)?;
+    let (mut values, planned_keys) = insert_values(table, insert, env)?;
     // Writing only static columns needs no clustering key.
     let only_static = !table.clustering.is_empty()
         && values.iter().any(|(c, _)| c.is_static())
@@ -187,7 +189,15 @@ pub(crate) fn insert<'t>(
             .iter()
             .all(|(c, _)| c.is_partition_key() || c.is_static());
     let (key, clustering) = insert_key(table, &mut values, only_static)?;
-    let mut m = keyed_mutation(table, key)?;
+    let mut m = match planned_position(&mut env.key_literals, table, planned_keys) {
+        Some(position) => Mutation {
+            table,
+            position,
+            key,
+            ops: Vec::new(),
+        },
+        None => keyed_mutation(table, key)?,
+    };
     m.ops.reserve_exact(values.len() + 1);
     let row_key = ClusteringKey::exact(clustering, restrict::descending_mask(table));
     if !only_static {
@@ -270,26 +280,35 @@ fn key_place(column: &Column) -> Option<KeyPlace> {
     }
 }
 
+/// An INSERT's columns with their values, in the order written.
+type ColumnValues<'t> = Vec<(&'t Column, Value)>;
+
+/// The INSERT's columns and their values, and how many of those values are
+/// partition key values planning converted.
 fn insert_values<'t>(
     table: &'t Table,
     insert: &Insert,
     env: &mut WriteEnv<'_, '_>,
-) -> Result<Vec<(&'t Column, Value)>, Error> {
+) -> Result<(ColumnValues<'t>, usize), Error> {
     match &insert.source {
         InsertSource::Values { columns, values } => {
             let mut out = Vec::with_capacity(columns.len());
+            let mut planned_keys = 0;
             for (i, (name, term)) in columns.iter().zip(values).enumerate() {
                 let column = table.column_hinted(&name.name, i).ok_or_else(|| {
                     Error::invalid(format!("Undefined column name {}", name.name))
                         .with_span(name.span)
                 })?;
                 let value = match planned_literal(&mut env.key_literals, column, term) {
-                    Some(value) => value,
+                    Some(value) => {
+                        planned_keys += usize::from(column.is_partition_key());
+                        value
+                    }
                     None => eval_term(term, &column.data_type, &column.name, env.binds, env.fcx)?,
                 };
                 out.push((column, value));
             }
-            Ok(out)
+            Ok((out, planned_keys))
         }
         InsertSource::Json { value, default } => {
             let text = match eval_term(
@@ -303,7 +322,7 @@ fn insert_values<'t>(
                 _ => return Err(Error::invalid("Got null for INSERT JSON values")),
             };
             let unset = matches!(default, Some(crate::syntax::ast::JsonDefault::Unset));
-            super::json_insert::columns_from_json(table, &text, unset)
+            super::json_insert::columns_from_json(table, &text, unset).map(|values| (values, 0))
         }
     }
 }
@@ -312,7 +331,8 @@ fn insert_values<'t>(
 /// only for a term [`eval_term`] would convert the same way, a constant
 /// with no marker or function call in it.
 fn planned_literal(literals: &mut KeyLiterals, column: &Column, term: &Term) -> Option<Value> {
-    if literals.is_empty()
+    let values = &mut literals.values;
+    if values.is_empty()
         || matches!(
             term.kind,
             TermKind::Marker(_) | TermKind::FunctionCall { .. } | TermKind::TypeHint { .. }
@@ -320,8 +340,30 @@ fn planned_literal(literals: &mut KeyLiterals, column: &Column, term: &Term) -> 
     {
         return None;
     }
-    let at = literals.iter().position(|(kind, _)| *kind == column.kind)?;
-    Some(literals.swap_remove(at).1)
+    let at = values.iter().position(|(kind, _)| *kind == column.kind)?;
+    Some(values.swap_remove(at).1)
+}
+
+/// The partition planning composed, taken out, when all `planned_keys` of
+/// the key's values are planning's: the same values, so the same key and
+/// token, and the same checks passed. A one-column empty key is left to
+/// [`keyed_mutation`] to refuse.
+fn planned_position(
+    literals: &mut KeyLiterals,
+    table: &Table,
+    planned_keys: usize,
+) -> Option<PartitionPosition> {
+    if planned_keys != table.partition_key.len() {
+        return None;
+    }
+    let composed = literals.partition.take()?;
+    if composed.bytes.is_empty() && planned_keys == 1 {
+        return None;
+    }
+    Some(PartitionPosition {
+        token: composed.token,
+        key: composed.bytes.into_boxed_slice(),
+    })
 }
 
 /// Writes `value` into `column` of `row`: a cell, or for a non-frozen

@@ -19,6 +19,7 @@ mod select;
 pub use plan::{
     Direction, PartitionTarget, Partitions, Plan, QueryClass, StatementKind, TokenRange, TokenValue,
 };
+pub(crate) use routing::ComposedKey;
 pub(crate) use select::selector_columns;
 pub use select::ALLOW_FILTERING_MESSAGE;
 
@@ -134,6 +135,7 @@ pub fn plan_statement(ctx: &PlanContext, statement: &Statement) -> Result<Plan, 
             let class = write_class(table, &target);
             routing::check_cartesian_product(ctx, "clustering key", &target.ck)?;
             routing::write_plan(ctx, table, StatementKind::Update, class, &target.pk)
+                .map(|(plan, _)| plan)
         }
         Statement::Delete(delete) => {
             let table = ctx
@@ -144,6 +146,7 @@ pub fn plan_statement(ctx: &PlanContext, statement: &Statement) -> Result<Plan, 
             let class = write_class(table, &target);
             routing::check_cartesian_product(ctx, "clustering key", &target.ck)?;
             routing::write_plan(ctx, table, StatementKind::Delete, class, &target.pk)
+                .map(|(plan, _)| plan)
         }
         Statement::Batch(batch) => plan_batch(ctx, batch),
         other => Err(Error::invalid(format!(
@@ -154,9 +157,24 @@ pub fn plan_statement(ctx: &PlanContext, statement: &Statement) -> Result<Plan, 
     }
 }
 
-/// Constant key values planning an INSERT converted, by key column: the
-/// executor takes them rather than parsing the same literals again.
-pub(crate) type KeyLiterals = Vec<(ColumnKind, Value)>;
+/// What planning a lone INSERT worked out from its key literals: the
+/// executor takes it rather than parsing the same literals, and composing
+/// and hashing the same partition key, again.
+#[derive(Debug, Default)]
+pub(crate) struct KeyLiterals {
+    /// Constant key values, by key column.
+    pub(crate) values: Vec<(ColumnKind, Value)>,
+    /// The partition key composed from those values, when they name
+    /// exactly one partition.
+    pub(crate) partition: Option<ComposedKey>,
+}
+
+impl KeyLiterals {
+    /// Nothing handed over: for every statement but a lone text INSERT.
+    pub(crate) fn new() -> KeyLiterals {
+        KeyLiterals::default()
+    }
+}
 
 /// [`plan_statement`], handing back too the [`KeyLiterals`] of an INSERT
 /// (none for other statements).
@@ -181,15 +199,16 @@ fn plan_insert(
         .catalog
         .resolve_table(ctx.keyspace.as_deref(), &insert.table)?;
     not_a_view(table)?;
-    let mut synthetic = Vec::new();
-    let mut target = modify::insert(table, insert, &mut synthetic)?;
+    let mut target = modify::insert(table, insert)?;
     let class = QueryClass::PointLookup;
-    let plan = routing::write_plan(ctx, table, StatementKind::Insert, class, &target.pk)?;
+    let (plan, partition) =
+        routing::write_plan(ctx, table, StatementKind::Insert, class, &target.pk)?;
     if let Some(keys) = keys {
-        keys.reserve_exact(target.pk.len() + target.ck.len());
+        keys.partition = partition;
+        keys.values.reserve_exact(target.pk.len() + target.ck.len());
         for r in target.pk.iter_mut().chain(target.ck.iter_mut()) {
             if let (false, Some(value)) = (r.multi, r.value.take()) {
-                keys.push((r.first().kind, value));
+                keys.values.push((r.first().kind, value));
             }
         }
     }

@@ -4,8 +4,8 @@
 use crate::error::Error;
 use crate::schema::{Column, Table};
 use crate::syntax::ast::{
-    AssignmentKind, ConditionKind, Delete, Ident, IfClause, Insert, InsertSource, Literal,
-    Relation, RelationKind, Term, TermKind, Update, UsingItem,
+    AssignmentKind, ConditionKind, Delete, Ident, IfClause, Insert, InsertSource, Literal, Term,
+    TermKind, Update, UsingItem,
 };
 
 use super::relations::{undefined_column, StatementType, WhereClause};
@@ -225,11 +225,7 @@ fn check_conditional_in(target: &WriteTarget<'_>, what: &str) -> Result<(), Erro
 }
 
 /// INSERT: the key columns given become `=` restrictions.
-pub(crate) fn insert<'a>(
-    table: &'a Table,
-    insert: &'a Insert,
-    synthetic: &'a mut Vec<Relation>,
-) -> Result<WriteTarget<'a>, Error> {
+pub(crate) fn insert<'a>(table: &'a Table, insert: &'a Insert) -> Result<WriteTarget<'a>, Error> {
     if table.is_counter_table() {
         return Err(Error::invalid(
             "INSERT statements are not allowed on counter tables, use UPDATE instead",
@@ -237,7 +233,7 @@ pub(crate) fn insert<'a>(
     }
     let conditional = insert.if_not_exists;
     check_using(&insert.using, conditional, false)?;
-    let written: Vec<(&Ident, Option<&Term>)> = match &insert.source {
+    let (columns, values): (&[Ident], &[Term]) = match &insert.source {
         InsertSource::Values { columns, values } => {
             if columns.len() != values.len() {
                 return Err(Error::invalid("Unmatched column names/values"));
@@ -247,41 +243,16 @@ pub(crate) fn insert<'a>(
                     return Err(Error::invalid("The column names contains duplicates"));
                 }
             }
-            columns
-                .iter()
-                .zip(values)
-                .map(|(c, v)| (c, Some(v)))
-                .collect()
+            (columns, values)
         }
-        InsertSource::Json { .. } => Vec::new(),
+        InsertSource::Json { .. } => (&[], &[]),
     };
     // Looked up once, in the order written: each is asked about again below.
-    let resolved = written
-        .iter()
-        .enumerate()
-        .map(|(i, (name, _))| {
-            table
-                .column_hinted(&name.name, i)
-                .ok_or_else(|| undefined_column(table, name))
-        })
-        .collect::<Result<Vec<&Column>, Error>>()?;
-    let key_relations: Vec<Relation> = written
-        .iter()
-        .zip(&resolved)
-        .filter(|(_, column)| column.is_primary_key())
-        .filter_map(|((name, value), _)| {
-            value.map(|v| Relation {
-                kind: RelationKind::Compare {
-                    column: (*name).clone(),
-                    op: crate::syntax::ast::Operator::Eq,
-                    value: v.clone(),
-                },
-                span: name.span,
-            })
-        })
-        .collect();
-    *synthetic = key_relations;
-    let synthetic: &'a Vec<Relation> = synthetic;
+    let mut resolved = Vec::with_capacity(columns.len());
+    for (i, name) in columns.iter().enumerate() {
+        let column = table.column_hinted(&name.name, i);
+        resolved.push(column.ok_or_else(|| undefined_column(table, name))?);
+    }
     let static_only = resolved
         .iter()
         .all(|c| c.is_static() || c.is_partition_key())
@@ -293,7 +264,8 @@ pub(crate) fn insert<'a>(
             static_only,
         });
     }
-    let clause = WhereClause::build(table, synthetic, StatementType::Update, false)?;
+    let written = resolved.into_iter().zip(columns).zip(values);
+    let clause = WhereClause::of_key_values(table, written.map(|((c, n), v)| (c, n, v)))?;
     check_key(table, clause, StatementType::Update, static_only)
 }
 

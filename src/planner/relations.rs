@@ -2,13 +2,14 @@
 //! Cassandra does (restrictions.md §5.1 step 3), so that when a statement
 //! breaks several rules the same error is reported first.
 
-use smallvec::smallvec;
+use smallvec::{smallvec, SmallVec};
 
 use crate::error::Error;
 use crate::schema::{Column, ColumnKind, Index, IndexKind, Table};
 use crate::syntax::ast::{
-    InValues, IndexTargetKind, NativeType, Operator, Relation, RelationKind, Term, TermKind,
+    Ident, InValues, IndexTargetKind, NativeType, Operator, Relation, RelationKind, Term, TermKind,
 };
+use crate::syntax::span::Span;
 use crate::types::{coerce_term, DataType, TermError, Value};
 
 use super::restriction::{Bound, Restriction, Shape};
@@ -165,6 +166,34 @@ impl<'a> WhereClause<'a> {
         let mut clause = WhereClause::default();
         for relation in relations {
             clause.add(table, relation, statement, allow_filtering)?;
+        }
+        Ok(clause)
+    }
+
+    /// The restrictions an INSERT's key columns make, each `=` to the term
+    /// written for it, in the order written: what [`WhereClause::build`]
+    /// makes of `column = term` relations, with the same checks and errors,
+    /// but without relations, which an INSERT would have to make by copying
+    /// each name and term.
+    pub(crate) fn of_key_values(
+        table: &'a Table,
+        written: impl Iterator<Item = (&'a Column, &'a Ident, &'a Term)>,
+    ) -> Result<WhereClause<'a>, Error> {
+        let mut clause = WhereClause::default();
+        for (col, name, term) in written.filter(|(col, ..)| col.is_primary_key()) {
+            check_eq_operand_type(col, name.span)?;
+            let restriction = Restriction {
+                columns: smallvec![col],
+                multi: false,
+                shape: Shape::Eq(term),
+                relations: SmallVec::new(),
+                index: serving_index(table, col, Operation::Eq),
+                value: check_term(term, &col.data_type, &col.name)?,
+            };
+            match col.kind {
+                ColumnKind::PartitionKey(_) => merge_by_column(&mut clause.pk, restriction)?,
+                _ => clause.add_clustering(restriction, false)?,
+            }
         }
         Ok(clause)
     }
@@ -652,11 +681,8 @@ fn check_operator_for_type(
 ) -> Result<(), Error> {
     let ty = &column.data_type;
     let name = &column.name;
-    if let DataType::Udt { frozen: false, .. } = ty {
-        return Err(invalid(
-            format!("Non-frozen UDT column '{name}' ({ty}) cannot be restricted by any relation"),
-            relation,
-        ));
+    if let Some(message) = unrestrictable_udt(column) {
+        return Err(invalid(message, relation));
     }
     if map_entry {
         return match ty {
@@ -709,10 +735,7 @@ fn check_operator_for_type(
             RelationKind::Like { .. } => "LIKE",
             _ => "=",
         };
-        return Err(invalid(
-            format!("Collection column '{name}' ({ty}) cannot be restricted by a '{op}' relation"),
-            relation,
-        ));
+        return Err(invalid(multi_cell_restricted(column, op), relation));
     }
     if shape.is_slice() && ty.contains_duration() {
         return Err(invalid(
@@ -723,15 +746,46 @@ fn check_operator_for_type(
     Ok(())
 }
 
-/// Every value term of an EQ, IN or slice shape.
-pub(crate) fn shape_terms<'a>(shape: &Shape<'a>) -> Vec<&'a Term> {
+/// [`check_operator_for_type`] for `column = …` written at `span`.
+fn check_eq_operand_type(column: &Column, span: Span) -> Result<(), Error> {
+    if let Some(message) = unrestrictable_udt(column) {
+        return Err(Error::invalid(message).with_span(span));
+    }
+    if column.data_type.is_multi_cell() {
+        return Err(Error::invalid(multi_cell_restricted(column, "=")).with_span(span));
+    }
+    Ok(())
+}
+
+/// The refusal of any relation on a non-frozen UDT column.
+fn unrestrictable_udt(column: &Column) -> Option<String> {
+    let ty = &column.data_type;
+    matches!(ty, DataType::Udt { frozen: false, .. }).then(|| {
+        format!(
+            "Non-frozen UDT column '{}' ({ty}) cannot be restricted by any relation",
+            column.name
+        )
+    })
+}
+
+/// The refusal of `op` on a non-frozen collection column.
+fn multi_cell_restricted(column: &Column, op: &str) -> String {
+    format!(
+        "Collection column '{}' ({}) cannot be restricted by a '{op}' relation",
+        column.name, column.data_type
+    )
+}
+
+/// Every value term of an EQ, IN or slice shape: inline for all but IN,
+/// as every key restriction of every write is asked for its terms.
+fn shape_terms<'a>(shape: &Shape<'a>) -> SmallVec<[&'a Term; 2]> {
     match shape {
-        Shape::Eq(term) => vec![term],
+        Shape::Eq(term) => smallvec![*term],
         Shape::In(InValues::List(terms)) => terms.iter().collect(),
         Shape::Slice { lower, upper } => {
             lower.iter().chain(upper.iter()).map(|b| b.value).collect()
         }
-        _ => Vec::new(),
+        _ => SmallVec::new(),
     }
 }
 

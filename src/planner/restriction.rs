@@ -62,7 +62,8 @@ pub(crate) struct Restriction<'a> {
     /// Whether it came from a multi-column relation.
     pub(crate) multi: bool,
     pub(crate) shape: Shape<'a>,
-    /// The relations merged into it, in textual order.
+    /// The relations merged into it, in textual order; none for an
+    /// INSERT's key columns, which are written as values, not relations.
     pub(crate) relations: SmallVec<[&'a Relation; 1]>,
     /// The index that serves it, if any.
     pub(crate) index: Option<&'a Index>,

@@ -2,7 +2,10 @@
 //! ranges, replicas, the replicas a consistency level contacts, and the
 //! finished [`Plan`].
 
+use std::borrow::{Borrow, Cow};
 use std::ops::Bound as RangeBound;
+
+use smallvec::SmallVec;
 
 use crate::cluster::consistency::{plan_read, plan_write};
 use crate::cluster::murmur3::{check_key_len, murmur3_token};
@@ -73,18 +76,20 @@ fn keyspace<'a>(ctx: &'a PlanContext, table: &Table) -> Result<&'a Keyspace, Err
         .ok_or_else(|| Error::invalid(format!("keyspace {} does not exist", table.keyspace)))
 }
 
-/// One partition key: its values (or `None` where bound at execution).
-struct Key {
+/// One partition key: its values (or `None` where bound at execution),
+/// borrowed where the restriction already holds them, and inline for the
+/// usual key of a few columns.
+struct Key<'a> {
     text: Vec<String>,
-    values: Option<Vec<Value>>,
+    values: Option<SmallVec<[Cow<'a, Value>; 4]>>,
 }
 
 /// The values one restriction gives its column: one for EQ, several for IN,
 /// `None` for `IN ?`.
-fn restriction_terms<'a>(restriction: &Restriction<'a>) -> Option<Vec<&'a Term>> {
+fn restriction_terms<'a>(restriction: &Restriction<'a>) -> Option<&'a [Term]> {
     match &restriction.shape {
-        Shape::Eq(term) => Some(vec![term]),
-        Shape::In(InValues::List(terms)) => Some(terms.iter().collect()),
+        Shape::Eq(term) => Some(std::slice::from_ref(*term)),
+        Shape::In(InValues::List(terms)) => Some(terms),
         _ => None,
     }
 }
@@ -127,11 +132,11 @@ pub(crate) fn check_cartesian_product(
 
 /// The cartesian product of the partition key restrictions, coerced to the
 /// key columns' types: literals are checked as Cassandra checks them.
-fn partition_keys(table: &Table, pk: &[Restriction<'_>]) -> Result<Vec<Key>, Error> {
+fn partition_keys<'r>(table: &Table, pk: &'r [Restriction<'_>]) -> Result<Vec<Key<'r>>, Error> {
     let columns = table.partition_key.len();
     let mut keys = vec![Key {
         text: Vec::with_capacity(columns),
-        values: Some(Vec::with_capacity(columns)),
+        values: Some(SmallVec::with_capacity(columns)),
     }];
     for column in table.partition_key_columns() {
         let Some(restriction) = pk.iter().find(|r| r.first().name == column.name) else {
@@ -147,9 +152,9 @@ fn partition_keys(table: &Table, pk: &[Restriction<'_>]) -> Result<Vec<Key>, Err
                 continue;
             }
         };
-        if let [term] = terms.as_slice() {
+        if let [term] = terms {
             let value = match &restriction.value {
-                Some(value) => known_key_value(column, term, value.clone())?,
+                Some(value) => known_key_value(column, term, value)?,
                 None => key_value(column, term)?,
             };
             extend_keys(&mut keys, term_text(term), value);
@@ -186,25 +191,28 @@ fn partition_keys(table: &Table, pk: &[Restriction<'_>]) -> Result<Vec<Key>, Err
 }
 
 /// A key column's value from its term: `None` when bound at execution.
-fn key_value(column: &crate::schema::Column, term: &Term) -> Result<Option<Value>, Error> {
+fn key_value<'a>(
+    column: &crate::schema::Column,
+    term: &Term,
+) -> Result<Option<Cow<'a, Value>>, Error> {
     match coerce_term(term, &column.data_type, &column.name) {
         Ok(Value::Null) => Err(null_key(column, term)),
-        Ok(value) => Ok(Some(value)),
+        Ok(value) => Ok(Some(Cow::Owned(value))),
         Err(TermError::Invalid(e)) => Err(e.with_span(term.span)),
         Err(TermError::NotConstant(_)) => Ok(None),
     }
 }
 
 /// [`key_value`] for a term whose value the restriction already holds.
-fn known_key_value(
+fn known_key_value<'a>(
     column: &crate::schema::Column,
     term: &Term,
-    value: Value,
-) -> Result<Option<Value>, Error> {
+    value: &'a Value,
+) -> Result<Option<Cow<'a, Value>>, Error> {
     if value.is_null() {
         return Err(null_key(column, term));
     }
-    Ok(Some(value))
+    Ok(Some(Cow::Borrowed(value)))
 }
 
 fn null_key(column: &crate::schema::Column, term: &Term) -> Error {
@@ -217,7 +225,7 @@ fn null_key(column: &crate::schema::Column, term: &Term) -> Error {
 
 /// Adds one column's text and value to every key, moving them into the
 /// last (usually the only) key rather than cloning.
-fn extend_keys(keys: &mut [Key], text: String, value: Option<Value>) {
+fn extend_keys<'a>(keys: &mut [Key<'a>], text: String, value: Option<Cow<'a, Value>>) {
     let Some((last, rest)) = keys.split_last_mut() else {
         return;
     };
@@ -227,8 +235,8 @@ fn extend_keys(keys: &mut [Key], text: String, value: Option<Value>) {
     last.push(text, value);
 }
 
-impl Key {
-    fn push(&mut self, text: String, value: Option<Value>) {
+impl<'a> Key<'a> {
+    fn push(&mut self, text: String, value: Option<Cow<'a, Value>>) {
         self.text.push(text);
         match (&mut self.values, value) {
             (Some(values), Some(v)) => values.push(v),
@@ -237,19 +245,40 @@ impl Key {
     }
 }
 
-fn is_empty_key(key: &Key) -> bool {
-    match key.values.as_deref() {
-        Some([Value::Empty]) => true,
-        Some([Value::Text(s)]) | Some([Value::Ascii(s)]) => s.is_empty(),
-        Some([Value::Blob(b)]) => b.is_empty(),
+fn is_empty_key(key: &Key<'_>) -> bool {
+    let Some([value]) = key.values.as_deref() else {
+        return false;
+    };
+    match value.as_ref() {
+        Value::Empty => true,
+        Value::Text(s) | Value::Ascii(s) => s.is_empty(),
+        Value::Blob(b) => b.is_empty(),
         _ => false,
     }
 }
 
 fn token_of_values(values: &[Value]) -> Result<i64, Error> {
-    let key = Value::compose_key(values)?;
-    check_key_len(key.len())?;
-    Ok(murmur3_token(&key))
+    ComposedKey::of(values).map(|key| key.token)
+}
+
+/// A partition key composed from its values, and its token.
+#[derive(Debug)]
+pub(crate) struct ComposedKey {
+    /// The Murmur3 token.
+    pub(crate) token: i64,
+    /// The serialized key.
+    pub(crate) bytes: Vec<u8>,
+}
+
+impl ComposedKey {
+    fn of<V: Borrow<Value>>(values: &[V]) -> Result<ComposedKey, Error> {
+        let bytes = Value::compose_key(values)?;
+        check_key_len(bytes.len())?;
+        Ok(ComposedKey {
+            token: murmur3_token(&bytes),
+            bytes,
+        })
+    }
 }
 
 fn names(ctx: &PlanContext, nodes: &[NodeIndex]) -> Vec<String> {
@@ -263,6 +292,8 @@ struct Routed {
     nodes: Vec<NodeIndex>,
     /// The coordinator of the first partition with a known token.
     coordinator: Option<NodeIndex>,
+    /// The composed key of the only partition, when it is known.
+    only: Option<ComposedKey>,
 }
 
 /// Routes each partition: token, replicas, and the replicas contacted.
@@ -277,7 +308,10 @@ fn targets(
     let mut reached: Vec<NodeIndex> = Vec::new();
     let mut coordinator = None;
     check_cartesian_product(ctx, "partition key", pk)?;
-    for key in partition_keys(table, pk)? {
+    let keys = partition_keys(table, pk)?;
+    let mut only = None;
+    let one = keys.len() == 1;
+    for key in keys {
         let Some(values) = &key.values else {
             out.push(PartitionTarget {
                 key: key.text,
@@ -289,7 +323,11 @@ fn targets(
             });
             continue;
         };
-        let token = token_of_values(values)?;
+        let composed = ComposedKey::of(values)?;
+        let token = composed.token;
+        if one {
+            only = Some(composed);
+        }
         let coord = ctx.coordinator.for_token(&ctx.ring, replication, token);
         coordinator.get_or_insert(coord);
         let plan = if write {
@@ -321,6 +359,7 @@ fn targets(
         partitions: out,
         nodes: reached,
         coordinator,
+        only,
     })
 }
 
@@ -506,21 +545,22 @@ pub(crate) fn select_plan(
 }
 
 /// The plan of an INSERT, UPDATE or DELETE: the partitions it writes and
-/// the acknowledgements the consistency level waits for.
+/// the acknowledgements the consistency level waits for; and the composed
+/// key of the partition, when it writes exactly one that is known.
 pub(crate) fn write_plan(
     ctx: &PlanContext,
     table: &Table,
     statement: StatementKind,
     class: QueryClass,
     pk: &[Restriction<'_>],
-) -> Result<Plan, Error> {
+) -> Result<(Plan, Option<ComposedKey>), Error> {
     ctx.consistency.validate_for_write()?;
     let routed = targets(ctx, table, pk, true)?;
     let coordinator = routed
         .coordinator
         .unwrap_or_else(|| ctx.coordinator.for_scan(&ctx.ring));
     let (partitions, nodes) = (routed.partitions, routed.nodes);
-    Ok(Plan {
+    let plan = Plan {
         class,
         statement,
         table: table.qualified_name(),
@@ -536,7 +576,8 @@ pub(crate) fn write_plan(
         coordinator: ctx.ring.node(coordinator).id.clone(),
         nodes: names(ctx, &nodes),
         warnings: Vec::new(),
-    })
+    };
+    Ok((plan, routed.only))
 }
 
 /// A batch's plan: its statements' partitions together. One partition keeps

@@ -222,7 +222,7 @@ impl Table {
     pub fn default_ttl(&self) -> i64 {
         self.options
             .get("default_time_to_live")
-            .and_then(super::ddl::option_text)
+            .and_then(super::ddl::option_str)
             .and_then(|text| text.parse().ok())
             .unwrap_or(0)
     }

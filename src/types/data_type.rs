@@ -110,7 +110,7 @@ impl DataType {
 
     /// Whether this is `counter`.
     pub fn is_counter(&self) -> bool {
-        *self == DataType::Native(NativeType::Counter)
+        matches!(self, DataType::Native(NativeType::Counter))
     }
 
     /// Whether a `duration` appears anywhere inside.

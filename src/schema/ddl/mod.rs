@@ -27,6 +27,7 @@ use crate::syntax::span::Span;
 
 use super::catalog::Catalog;
 
+pub(crate) use options::option_str;
 pub use options::{option_text, table_option_default, TABLE_OPTIONS};
 
 /// A schema object a statement created, altered or dropped.

@@ -141,6 +141,22 @@ pub fn option_text(value: &PropertyValue) -> Option<String> {
     }
 }
 
+/// [`option_text`] borrowed, for the options every write reads, where the
+/// value is a string, a number or a name; `None` for anything else.
+pub(crate) fn option_str(value: &PropertyValue) -> Option<&str> {
+    match value {
+        PropertyValue::Constant(
+            Literal::String(t)
+            | Literal::Integer(t)
+            | Literal::Float(t)
+            | Literal::Duration(t)
+            | Literal::Uuid(t),
+        ) => Some(t),
+        PropertyValue::Name(i) => Some(&i.name),
+        _ => None,
+    }
+}
+
 /// The properties of one WITH clause, in the order written.
 pub(crate) struct Props<'a> {
     entries: Vec<&'a Property>,

@@ -104,21 +104,39 @@ impl<'a> Cursor<'a> {
     /// A numeric field: optional leading whitespace, then one or more digits read
     /// greedily as an `int` (overflow fails, as `Integer.parseInt` does).
     fn number(&mut self) -> Option<i64> {
-        self.skip_java_whitespace();
-        let len = self.rest().bytes().take_while(u8::is_ascii_digit).count();
-        let value = self.rest()[..len].parse::<i32>().ok()?;
+        if !self.peek().is_some_and(|b| b.is_ascii_digit()) {
+            self.skip_java_whitespace();
+        }
+        let rest = &self.text.as_bytes()[self.pos..];
+        let len = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+        let value = digits_value(&rest[..len])?;
         self.pos += len;
         Some(i64::from(value))
     }
 
     /// Exactly `n` ASCII digits, as the zone regexes' `\d{n}` (no whitespace).
     fn fixed_digits(&mut self, n: usize) -> Option<i64> {
-        let digits = self.rest().get(..n)?;
-        if !digits.bytes().all(|b| b.is_ascii_digit()) {
+        let digits = self.rest().as_bytes().get(..n)?;
+        if !digits.iter().all(u8::is_ascii_digit) {
             return None;
         }
         self.pos += n;
-        digits.parse().ok()
+        digits_value(digits).map(i64::from)
+    }
+}
+
+/// ASCII digits as an `int`, `None` when there are none or they overflow:
+/// what `str::parse::<i32>` gives them, without its sign and radix handling,
+/// since every write of a timestamp literal reads seven or more fields.
+fn digits_value(digits: &[u8]) -> Option<i32> {
+    let digit = |d: &u8| i32::from(d - b'0');
+    match digits.len() {
+        0 => None,
+        // Nine digits always fit.
+        1..=9 => Some(digits.iter().fold(0, |value, d| value * 10 + digit(d))),
+        _ => digits.iter().try_fold(0i32, |value, d| {
+            value.checked_mul(10)?.checked_add(digit(d))
+        }),
     }
 }
 
@@ -300,6 +318,8 @@ mod tests {
             "2025-06-01 03:30:00-04:30",
             "2025-6-1 8:0",
             "2025-06-01 08:00:00",
+            "000002025-06-01 08:00:00.000000000",
+            "2025-06-01 08:00:00.0000000000+0000",
             "1748764800000",
         ] {
             assert_eq!(parse_timestamp(text, now), Ok(expected), "{text}");
@@ -332,6 +352,8 @@ mod tests {
             "1970-01-01 00:00+0060",
             "1970-01-01 00:00 GMT+24:00",
             "1970-01-01 00:00+05:3",
+            "2147483648-01-01",
+            "2025-06-01 08:00:00.2147483648",
         ] {
             assert!(parse_timestamp(bad, now).is_err(), "{bad:?}");
         }
