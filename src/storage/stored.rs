@@ -246,7 +246,10 @@ impl StoredRow {
 
     /// The row unpacked for writing; packed again when the edit is dropped.
     pub fn edit(&mut self) -> RowEdit<'_> {
-        let row = std::mem::take(self).into_row();
+        let row = match std::mem::take(&mut self.0) {
+            Repr::Packed(packed) => Editing::Unpacked(packed.into_row()),
+            Repr::Expanded(row) => Editing::Boxed(row),
+        };
         RowEdit { stored: self, row }
     }
 
@@ -473,26 +476,46 @@ impl Packed {
 /// back, packed if it fits, when dropped.
 pub struct RowEdit<'a> {
     stored: &'a mut StoredRow,
-    row: Row,
+    row: Editing,
+}
+
+/// The row being edited: unpacked from a packed row, or a row that was not
+/// packed, edited in its own box so that the box is kept if it stays so.
+enum Editing {
+    Unpacked(Row),
+    Boxed(Box<Row>),
 }
 
 impl Deref for RowEdit<'_> {
     type Target = Row;
 
     fn deref(&self) -> &Row {
-        &self.row
+        match &self.row {
+            Editing::Unpacked(row) => row,
+            Editing::Boxed(row) => row,
+        }
     }
 }
 
 impl DerefMut for RowEdit<'_> {
     fn deref_mut(&mut self) -> &mut Row {
-        &mut self.row
+        match &mut self.row {
+            Editing::Unpacked(row) => row,
+            Editing::Boxed(row) => row,
+        }
     }
 }
 
 impl Drop for RowEdit<'_> {
     fn drop(&mut self) {
-        *self.stored = StoredRow::new(std::mem::take(&mut self.row));
+        let edited = std::mem::replace(&mut self.row, Editing::Unpacked(Row::default()));
+        *self.stored = match edited {
+            Editing::Unpacked(row) => StoredRow::new(row),
+            Editing::Boxed(mut row) => match Packed::of(&mut row) {
+                Some(packed) => StoredRow(Repr::Packed(packed)),
+                None => StoredRow(Repr::Expanded(row)),
+            },
+        };
     }
 }
 
@@ -603,6 +626,25 @@ mod tests {
         stored.edit().delete_at(10);
         assert_eq!(stored.deleted_at(), Some(10));
         assert!(!stored.is_live(0));
+        // Edited in its box, a row that stays unpacked keeps it; one that
+        // fits again is packed.
+        stored
+            .edit()
+            .write_cell(1, cell(Value::Int(3), 12, None), None, 0);
+        assert!(!stored.is_packed());
+        assert_eq!(stored.cell(1).map(|c| c.timestamp), Some(12));
+        let mut row = stored.to_row();
+        row.deleted_at = None;
+        row.cells.truncate(0);
+        row.write_liveness(marker(20, None), None);
+        let mut stored = StoredRow::new(Row {
+            deleted_at: Some(1),
+            ..row.clone()
+        });
+        assert!(!stored.is_packed());
+        stored.edit().deleted_at = None;
+        assert!(stored.is_packed());
+        assert_eq!(stored.to_row(), row);
     }
 
     #[test]
