@@ -202,6 +202,12 @@ pub enum SlotRef<'a> {
     Collection(&'a Collection),
 }
 
+/// A live value as a stored row keeps it.
+enum Live<'a> {
+    Packed(&'a Compact),
+    Stored(&'a Value),
+}
+
 /// What [`StoredRow::live_value`] finds in a collection's slot, which holds
 /// no single value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -310,17 +316,10 @@ impl StoredRow {
         slot: usize,
         now_secs: i64,
     ) -> Result<Option<Cow<'_, Value>>, IsCollection> {
-        match &self.0 {
-            Repr::Packed(p) => Ok(p
-                .compact(slot)
-                .filter(|_| p.life.is_live(now_secs))
-                .map(Compact::value)),
-            Repr::Expanded(row) => match row.slot(slot) {
-                None => Ok(None),
-                Some(Slot::Cell(cell)) => Ok(cell.live_value(now_secs).map(Cow::Borrowed)),
-                Some(Slot::Collection(_)) => Err(IsCollection),
-            },
-        }
+        Ok(self.live(slot, now_secs)?.map(|found| match found {
+            Live::Packed(compact) => compact.value(),
+            Live::Stored(value) => Cow::Borrowed(value),
+        }))
     }
 
     /// `f` run on the live value in simple-cell `slot` at `now_secs`,
@@ -332,14 +331,24 @@ impl StoredRow {
         now_secs: i64,
         f: impl FnOnce(Option<&Value>) -> R,
     ) -> Result<R, IsCollection> {
+        Ok(match self.live(slot, now_secs)? {
+            Some(Live::Packed(compact)) => compact.with_value(|v| f(Some(v))),
+            Some(Live::Stored(value)) => f(Some(value)),
+            None => f(None),
+        })
+    }
+
+    /// The live value in simple-cell `slot` at `now_secs`, as it is kept.
+    #[inline]
+    fn live(&self, slot: usize, now_secs: i64) -> Result<Option<Live<'_>>, IsCollection> {
         match &self.0 {
-            Repr::Packed(p) => match p.compact(slot).filter(|_| p.life.is_live(now_secs)) {
-                Some(compact) => Ok(compact.with_value(|v| f(Some(v)))),
-                None => Ok(f(None)),
-            },
+            Repr::Packed(p) => Ok(p
+                .compact(slot)
+                .filter(|_| p.life.is_live(now_secs))
+                .map(Live::Packed)),
             Repr::Expanded(row) => match row.slot(slot) {
-                None => Ok(f(None)),
-                Some(Slot::Cell(cell)) => Ok(f(cell.live_value(now_secs))),
+                None => Ok(None),
+                Some(Slot::Cell(cell)) => Ok(cell.live_value(now_secs).map(Live::Stored)),
                 Some(Slot::Collection(_)) => Err(IsCollection),
             },
         }
