@@ -7,7 +7,7 @@
 //! dispatching on the predicate, and compares a `double` as the integer key
 //! of Java's order instead of through the general value comparison.
 
-use crate::storage::StoredRow;
+use crate::storage::{Compact, StoredRow};
 use crate::syntax::ast::Operator;
 use crate::types::Value;
 
@@ -55,6 +55,9 @@ impl CellFilter {
     /// a collection, which only the general test reads.
     #[inline]
     pub(crate) fn passes(&self, row: &StoredRow, now_secs: i64) -> Option<bool> {
+        if let Some(cells) = row.live_packed_cells(now_secs) {
+            return Some(self.tests.iter().all(|test| test.holds_packed(cells)));
+        }
         for test in &self.tests {
             let Some(slot) = test.slot else {
                 return Some(false);
@@ -71,6 +74,20 @@ impl CellFilter {
 }
 
 impl CellTest {
+    /// [`CellTest::holds`] on a packed row's live values, testing a packed
+    /// double without rebuilding it as a [`Value`].
+    #[inline]
+    fn holds_packed(&self, cells: &[Option<Compact>]) -> bool {
+        let Some(slot) = self.slot else {
+            return false;
+        };
+        match (self.doubles, cells.get(slot).and_then(Option::as_ref)) {
+            (Some((lo, hi)), Some(Compact::Double(v))) => (lo..=hi).contains(&order_key(*v)),
+            (_, Some(found)) => found.with_value(|v| self.holds(Some(v))),
+            (_, None) => self.holds(None),
+        }
+    }
+
     #[inline]
     fn holds(&self, found: Option<&Value>) -> bool {
         match (self.doubles, found) {
@@ -132,13 +149,22 @@ mod tests {
                 let filter = CellFilter::new([(Some(0), op, &bound)]);
                 for v in values {
                     let found = Value::Double(v);
+                    let general = restrict::compare_holds(op, Some(&found), &bound);
                     assert_eq!(
                         filter.tests[0].holds(Some(&found)),
-                        restrict::compare_holds(op, Some(&found), &bound),
+                        general,
+                        "{v} {op:?} {b}"
+                    );
+                    let packed = [Some(Compact::Double(v))];
+                    assert_eq!(
+                        filter.tests[0].holds_packed(&packed),
+                        general,
                         "{v} {op:?} {b}"
                     );
                 }
                 assert!(!filter.tests[0].holds(None));
+                assert!(!filter.tests[0].holds_packed(&[]));
+                assert!(!filter.tests[0].holds_packed(&[None]));
             }
         }
         assert_eq!(
@@ -149,6 +175,21 @@ mod tests {
             passing_keys(Operator::Lt, i64::MIN),
             Some((i64::MAX, i64::MIN))
         );
+    }
+
+    #[test]
+    fn a_packed_value_of_another_type_is_tested_as_its_value() {
+        let bound = Value::Int(5);
+        for op in [Operator::Eq, Operator::Ne, Operator::Lt, Operator::Ge] {
+            let filter = CellFilter::new([(Some(1), op, &bound)]);
+            for v in [4, 5, 6] {
+                let packed = [None, Some(Compact::Int(v))];
+                let general = restrict::compare_holds(op, Some(&Value::Int(v)), &bound);
+                assert_eq!(filter.tests[0].holds_packed(&packed), general, "{v} {op:?}");
+            }
+        }
+        let unwritten = CellFilter::new([(None, Operator::Ne, &bound)]);
+        assert!(!unwritten.tests[0].holds_packed(&[Some(Compact::Int(1))]));
     }
 
     #[test]

@@ -25,8 +25,8 @@ use smallvec::SmallVec;
 use crate::planner::{Direction, Plan, PlanContext, QueryClass};
 use crate::schema::{Column, ColumnKind, Table};
 use crate::storage::{
-    bounds_ordered, ClusteringKey, IsCollection, KeyValues, Partition, Store, StoredKey, StoredRow,
-    TableData,
+    bounds_ordered, ClusteringKey, Compact, IsCollection, KeyValues, Partition, Store, StoredKey,
+    StoredRow, TableData,
 };
 use crate::syntax::ast::{Operator, RelationKind, Select, Term, TermKind};
 use crate::types::Value;
@@ -34,7 +34,7 @@ use crate::types::Value;
 use super::bind::{self, Binds};
 use super::restrict::{self, Predicate};
 use super::result::{ColumnSpec, Columns, ResultSet};
-use super::rows::Rows;
+use super::rows::{RowWriter, Rows};
 use super::selector::{self, Sel};
 use super::view::RowView;
 use super::FunctionContext;
@@ -351,8 +351,8 @@ impl<'a> Read<'a> {
         if !row.is_live(self.now_secs) {
             return (rows, 0);
         }
-        let slots = self.slots(select);
-        self.project(select, &slots, key, row, &mut rows);
+        let columns = Projection::new(self.slots(select));
+        self.project(&columns, key, row, &mut rows);
         (rows, 1)
     }
 
@@ -369,7 +369,7 @@ impl<'a> Read<'a> {
         if !bounds_ordered(&start, &end) {
             return (rows, 0);
         }
-        let slots = self.slots(select);
+        let columns = Projection::new(self.slots(select));
         let mut scanned = 0;
         let range = self.partition.rows.range((start.as_ref(), end.as_ref()));
         let most = self
@@ -383,7 +383,7 @@ impl<'a> Read<'a> {
             scanned += 1;
             // The range holds exactly the rows the slice admits: its bounds
             // are the slice's values, conformed to the column's type.
-            self.project(select, &slots, key, row, &mut rows);
+            self.project(&columns, key, row, &mut rows);
             self.limit.is_none_or(|n| (rows.len() as u64) < n)
         };
         if self.direction == Direction::Reversed {
@@ -428,31 +428,93 @@ impl<'a> Read<'a> {
 
     fn project(
         &self,
-        select: &CompiledSelect,
-        slots: &[(&'a Column, Option<usize>)],
+        columns: &Projection<'a>,
         key: &'a StoredKey,
         row: &'a StoredRow,
         out: &mut Rows,
     ) {
-        let view = self.view(slots, key, row);
-        out.push(
-            select
-                .outputs
-                .iter()
-                .zip(slots)
-                .map(|(&i, (column, slot))| match column.kind {
-                    // A key value or a simple cell read straight from
-                    // storage; anything else through the row view.
-                    ColumnKind::Clustering(c, _) => {
-                        key.value(c).map_or(Value::Null, Cow::into_owned)
+        let packed = row.live_packed_cells(self.now_secs);
+        out.push_with(columns.sources.len(), |out| {
+            for (i, source) in columns.sources.iter().enumerate() {
+                match (*source, packed) {
+                    (Source::Clustering(c), _) => put_or_null(key.parts().get(c), out),
+                    (Source::Cell(slot), Some(cells)) => {
+                        put_or_null(cells.get(slot).and_then(Option::as_ref), out)
                     }
-                    ColumnKind::Regular => match slot.map(|s| row.live_value(s, self.now_secs)) {
-                        None | Some(Ok(None)) => Value::Null,
-                        Some(Ok(Some(value))) => value.into_owned(),
-                        Some(Err(IsCollection)) => view.regular_value(*slot, column).into_owned(),
-                    },
-                    _ => view.value(&self.table.columns[i]).into_owned(),
-                }),
-        );
+                    (Source::Unwritten, _) => out.put(Value::Null),
+                    (Source::Cell(_) | Source::View, _) => {
+                        out.put(self.value_through_view(&columns.slots, i, key, row))
+                    }
+                }
+            }
+        });
+    }
+
+    /// Selected column `i` of a row kept unpacked, or of a column only the
+    /// row view reads.
+    #[inline(never)]
+    fn value_through_view(
+        &self,
+        slots: &[(&'a Column, Option<usize>)],
+        i: usize,
+        key: &'a StoredKey,
+        row: &'a StoredRow,
+    ) -> Value {
+        let (column, slot) = slots[i];
+        if column.kind != ColumnKind::Regular {
+            return self.view(slots, key, row).value(column).into_owned();
+        }
+        match slot.map(|s| row.live_value(s, self.now_secs)) {
+            None | Some(Ok(None)) => Value::Null,
+            Some(Ok(Some(value))) => value.into_owned(),
+            Some(Err(IsCollection)) => self
+                .view(slots, key, row)
+                .regular_value(slot, column)
+                .into_owned(),
+        }
+    }
+}
+
+/// The selected columns of one execution, with where each one's value is
+/// found, worked out once rather than per row.
+struct Projection<'a> {
+    slots: Slots<'a>,
+    sources: SmallVec<[Source; 8]>,
+}
+
+/// Where a selected column's value is found in a row.
+#[derive(Debug, Clone, Copy)]
+enum Source {
+    /// Clustering value `i` of the row's key.
+    Clustering(usize),
+    /// The simple cell in a storage slot, read in place in a packed row.
+    Cell(usize),
+    /// A regular column no row has written.
+    Unwritten,
+    /// Anything else: through the row view.
+    View,
+}
+
+impl<'a> Projection<'a> {
+    fn new(slots: Slots<'a>) -> Projection<'a> {
+        let sources = slots
+            .iter()
+            .map(|&(column, slot)| match (column.kind, slot) {
+                (ColumnKind::Clustering(c, _), _) => Source::Clustering(c),
+                (ColumnKind::Regular, Some(slot)) => Source::Cell(slot),
+                (ColumnKind::Regular, None) => Source::Unwritten,
+                _ => Source::View,
+            })
+            .collect();
+        Projection { slots, sources }
+    }
+}
+
+/// Puts a stored value, or null for none.
+#[inline(always)]
+fn put_or_null(found: Option<&Compact>, out: &mut RowWriter<'_>) {
+    match found {
+        Some(compact) => compact.put_value(|value| out.put(value)),
+        None => out.put(Value::Null),
     }
 }

@@ -3,15 +3,23 @@
 //! value this way, and most are fixed-width (numbers, times, dates), so a
 //! row or a clustering key takes half the room and a scan half the memory
 //! traffic; a value is rebuilt as a [`Value`] where it is read.
+//!
+//! Reads that run per row (a slice's projection, a filtering scan's test)
+//! take the compact form as it is, through [`Compact::put_value`] and
+//! [`Compact::cmp_value`] or by matching it, instead of a [`Cow`] of a
+//! rebuilt value.
 
 use std::borrow::Cow;
+use std::cmp::Ordering;
 use std::mem::ManuallyDrop;
 
 use crate::types::Value;
 
-/// A value in 16 bytes: fixed-width values inline, any other boxed.
+/// A stored value in 16 bytes: fixed-width values inline, any other boxed.
+/// Each inline variant holds what the [`Value`] variant of the same name
+/// holds.
 #[derive(Clone)]
-pub(super) enum Compact {
+pub enum Compact {
     Int(i32),
     Bigint(i64),
     Counter(i64),
@@ -23,6 +31,7 @@ pub(super) enum Compact {
     Boolean(bool),
     Tinyint(i8),
     Smallint(i16),
+    /// Any value that is not of fixed width.
     Boxed(Box<Value>),
 }
 
@@ -47,17 +56,55 @@ impl Compact {
         fixed
     }
 
-    pub(super) fn value(&self) -> Cow<'_, Value> {
+    /// The value, borrowed if it is boxed, built if it is inline.
+    pub fn value(&self) -> Cow<'_, Value> {
         match self.inline_value() {
             Ok(value) => Cow::Owned(value),
             Err(boxed) => Cow::Borrowed(boxed),
         }
     }
 
+    /// Hands the value to `put`, built in each case where `put` keeps it
+    /// (an inline `put` then writes it straight to its place, where a
+    /// value built first is stored piecewise and copied whole, a copy the
+    /// processor cannot forward from those stores).
+    #[inline(always)]
+    pub fn put_value(&self, put: impl FnOnce(Value)) {
+        match self {
+            Compact::Int(v) => put(Value::Int(*v)),
+            Compact::Bigint(v) => put(Value::Bigint(*v)),
+            Compact::Counter(v) => put(Value::Counter(*v)),
+            Compact::Double(v) => put(Value::Double(*v)),
+            Compact::Float(v) => put(Value::Float(*v)),
+            Compact::Timestamp(v) => put(Value::Timestamp(*v)),
+            Compact::Date(v) => put(Value::Date(*v)),
+            Compact::Time(v) => put(Value::Time(*v)),
+            Compact::Boolean(v) => put(Value::Boolean(*v)),
+            Compact::Tinyint(v) => put(Value::Tinyint(*v)),
+            Compact::Smallint(v) => put(Value::Smallint(*v)),
+            Compact::Boxed(v) => put((**v).clone()),
+        }
+    }
+
+    /// The value's order against `other` ([`Value`]'s `Ord`), comparing
+    /// the integers of same-typed inline values directly: a clustering
+    /// search compares its probe with a dozen stored keys.
+    #[inline]
+    pub fn cmp_value(&self, other: &Value) -> Ordering {
+        match (self, other) {
+            (Compact::Timestamp(a), Value::Timestamp(b))
+            | (Compact::Bigint(a), Value::Bigint(b))
+            | (Compact::Time(a), Value::Time(b)) => a.cmp(b),
+            (Compact::Int(a), Value::Int(b)) => a.cmp(b),
+            (Compact::Date(a), Value::Date(b)) => a.cmp(b),
+            _ => self.with_value(|value| value.cmp(other)),
+        }
+    }
+
     /// Runs `f` on the value without copying a boxed one or dropping an
     /// inline one (which owns nothing).
     #[inline]
-    pub(super) fn with_value<R>(&self, f: impl FnOnce(&Value) -> R) -> R {
+    pub fn with_value<R>(&self, f: impl FnOnce(&Value) -> R) -> R {
         match self.inline_value() {
             Ok(value) => f(&ManuallyDrop::new(value)),
             Err(boxed) => f(boxed),

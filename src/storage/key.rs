@@ -178,7 +178,8 @@ impl StoredKey {
         )))
     }
 
-    fn parts(&self) -> &[Compact] {
+    /// The clustering values as stored, in clustering order.
+    pub fn parts(&self) -> &[Compact] {
         match &self.0 {
             KeyRepr::One(value) => std::slice::from_ref(value),
             KeyRepr::Many(values) => values,
@@ -221,14 +222,14 @@ impl StoredKey {
     pub fn cmp_to(&self, key: &ClusteringKey) -> Ordering {
         if let (KeyRepr::One(a), [b]) = (&self.0, key.values.as_slice()) {
             // One clustering column, the common case, without the loop.
-            return match a.with_value(|a| a.cmp(b)) {
+            return match a.cmp_value(b) {
                 Ordering::Equal => key.place_of_prefix_equal(1),
                 order => key.directed(0, order),
             };
         }
         let parts = self.parts();
         for (i, (a, b)) in parts.iter().zip(key.values.iter()).enumerate() {
-            let order = a.with_value(|a| a.cmp(b));
+            let order = a.cmp_value(b);
             if order != Ordering::Equal {
                 return key.directed(i, order);
             }

@@ -23,6 +23,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 
 pub use cell::{Cell, Collection, Element, Expiry, Liveness, Slot};
+pub use compact::Compact;
 pub use key::{Bound, ClusteringKey, KeyValues, PartitionPosition, StoredKey};
 pub use partition::{bounds_ordered, Partition, RangeDeletion};
 pub use partitions::PartitionMap;

@@ -338,6 +338,21 @@ impl StoredRow {
         })
     }
 
+    /// A packed row's values by slot, every one of them live at
+    /// `now_secs` (none once the row has expired; a slot past the end
+    /// holds nothing); `None` for a row kept unpacked, which the per-slot
+    /// accessors read. A packed row's cells share its expiry and hold no
+    /// collection, so one test stands for every cell: the fast path of the
+    /// reads that run per row.
+    #[inline]
+    pub fn live_packed_cells(&self, now_secs: i64) -> Option<&[Option<Compact>]> {
+        match &self.0 {
+            Repr::Packed(p) if p.life.is_live(now_secs) => Some(p.cells()),
+            Repr::Packed(_) => Some(&[]),
+            Repr::Expanded(_) => None,
+        }
+    }
+
     /// The live value in simple-cell `slot` at `now_secs`, as it is kept.
     #[inline]
     fn live(&self, slot: usize, now_secs: i64) -> Result<Option<Live<'_>>, IsCollection> {
@@ -591,6 +606,7 @@ mod tests {
         for (row, packs) in rows().into_iter().zip(packs) {
             let stored = StoredRow::new(row.clone());
             assert_eq!(stored.is_packed(), packs, "{row:?}");
+            assert_eq!(stored.live_packed_cells(0).is_some(), packs);
             assert_eq!(stored.to_row(), row);
             assert_eq!(stored.liveness(), row.liveness);
             assert_eq!(stored.deleted_at(), row.deleted_at);
@@ -614,6 +630,10 @@ mod tests {
                     assert_eq!(found, live);
                     let tested = stored.test_live_value(slot, now, |v| v.cloned());
                     assert_eq!(tested, live);
+                    if let Some(cells) = stored.live_packed_cells(now) {
+                        let packed = cells.get(slot).and_then(Option::as_ref);
+                        assert_eq!(Ok(packed.map(|c| c.value().into_owned())), live);
+                    }
                 }
             }
         }
