@@ -46,7 +46,8 @@ fn session() -> Session {
          INSERT INTO t (k, c, v, w, s) VALUES (6, 0, 4.0, 4, 4) USING TIMESTAMP 10;
          DELETE FROM t USING TIMESTAMP 20 WHERE k = 6;
          INSERT INTO t (k, c, v) VALUES (6, 1, 5.0) USING TIMESTAMP 15;
-         INSERT INTO t (k, c, v) VALUES (6, 2, 6.0) USING TIMESTAMP 25;",
+         INSERT INTO t (k, c, v) VALUES (6, 2, 6.0) USING TIMESTAMP 25;
+         INSERT INTO t (k, c, v, w, s) VALUES (7, 0, 1.0, 1, 7);",
     )
     .expect("schema and data");
     clock.advance_secs(10);

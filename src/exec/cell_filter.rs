@@ -50,6 +50,15 @@ impl CellFilter {
         CellFilter { tests }
     }
 
+    /// Whether `row` is packed, live at `now_secs` and fails a test: the
+    /// common row of a filtering scan, answered without a call.
+    #[inline(always)]
+    pub(crate) fn rejects_live_packed(&self, row: &StoredRow, now_secs: i64) -> bool {
+        row.live_packed_cells(now_secs).is_some_and(|cells| {
+            !self.tests.iter().all(|test| test.holds_packed(cells)) && row.is_live(now_secs)
+        })
+    }
+
     /// Whether `row` passes every test at `now_secs`, as
     /// [`restrict::matches`] would decide; `None` when a tested slot holds
     /// a collection, which only the general test reads.

@@ -257,8 +257,7 @@ impl CompiledSelect {
                 limit,
                 direction: plan.order,
             };
-            let clustering = self.conformed(table, &self.clustering, values)?;
-            let clustering: KeyValues = clustering.into_iter().map(Cow::into_owned).collect();
+            let clustering = self.clustering_values(table, values)?;
             let (rows, scanned) = if self.full_key {
                 read.exact(self, clustering)
             } else {
@@ -285,7 +284,22 @@ impl CompiledSelect {
         parts: &[KeyPart],
         values: &'v [Value],
     ) -> Option<SmallVec<[Cow<'v, Value>; 2]>> {
-        parts.iter().map(|p| conformed(table, p, values)).collect()
+        // A loop rather than `collect`: an `Option` collected into a
+        // `SmallVec` cost more than conforming the values.
+        let mut conformed_values = SmallVec::new();
+        for part in parts {
+            conformed_values.push(conformed(table, part, values)?);
+        }
+        Some(conformed_values)
+    }
+
+    /// The clustering prefix's bind values, owned, as a key holds them.
+    fn clustering_values(&self, table: &Table, values: &[Value]) -> Option<KeyValues> {
+        let mut key = KeyValues::new();
+        for part in &self.clustering {
+            key.push(conformed(table, part, values)?.into_owned());
+        }
+        Some(key)
     }
 
     fn slice_predicates<'t>(
@@ -396,14 +410,12 @@ impl<'a> Read<'a> {
 
     /// The storage slots of the selected columns, for the row views.
     fn slots(&self, select: &CompiledSelect) -> Slots<'a> {
-        select
-            .outputs
-            .iter()
-            .map(|&i| {
-                let column = &self.table.columns[i];
-                (column, self.data.slot(&column.name))
-            })
-            .collect()
+        let mut slots = Slots::new();
+        for &i in &select.outputs {
+            let column = &self.table.columns[i];
+            slots.push((column, self.data.slot(&column.name)));
+        }
+        slots
     }
 
     fn view<'v>(
@@ -497,15 +509,15 @@ enum Source {
 
 impl<'a> Projection<'a> {
     fn new(slots: Slots<'a>) -> Projection<'a> {
-        let sources = slots
-            .iter()
-            .map(|&(column, slot)| match (column.kind, slot) {
+        let mut sources = SmallVec::new();
+        for &(column, slot) in &slots {
+            sources.push(match (column.kind, slot) {
                 (ColumnKind::Clustering(c, _), _) => Source::Clustering(c),
                 (ColumnKind::Regular, Some(slot)) => Source::Cell(slot),
                 (ColumnKind::Regular, None) => Source::Unwritten,
                 _ => Source::View,
-            })
-            .collect();
+            });
+        }
         Projection { slots, sources }
     }
 }

@@ -11,7 +11,8 @@ use std::ops::Bound as StdBound;
 use crate::planner::Direction;
 use crate::schema::{Column, ColumnKind, Table};
 use crate::storage::{
-    bounds_ordered, ClusteringKey, Partition, SlotRef, StoredKey, StoredRow, TableData,
+    bounds_ordered, prefetch, ClusteringKey, Partition, SlotRef, StoredKey, StoredRow, TableData,
+    PREFETCH_ROWS,
 };
 use crate::types::Value;
 
@@ -164,6 +165,14 @@ pub(crate) fn rows_of<'a>(
             fast => offer(walk, partition, Some(key), Some(row), fast.is_some(), visit),
         }
     };
+    // Live packed rows the filter rejects, passed over in line: most rows
+    // of a filtering scan.
+    let mut rejected = 0;
+    let mut rejects = |row: &StoredRow| {
+        let skip = cells.is_some_and(|f| f.rejects_live_packed(row, walk.now_secs));
+        rejected += u64::from(skip);
+        skip
+    };
     if let Some(keys) = &seek.exact_keys {
         for key in keys {
             if let Some((k, row)) = partition.rows.get_key_value(key) {
@@ -175,23 +184,34 @@ pub(crate) fn rows_of<'a>(
     } else {
         for (start, end) in &seek.ranges {
             let runs = partition.rows.range_runs((start.as_ref(), end.as_ref()));
+            let mut visit = |k, r| !rejects(r) && !on_row(k, r, cost);
             let stopped = if walk.direction == Direction::Reversed {
                 runs.rev().any(|(keys, rows)| {
-                    keys.iter()
-                        .zip(rows)
-                        .rev()
-                        .any(|(k, r)| !on_row(k, r, cost))
+                    (0..rows.len()).rev().any(|i| {
+                        if let Some(ahead) = i.checked_sub(PREFETCH_ROWS) {
+                            prefetch(&rows[ahead]);
+                        }
+                        visit(&keys[i], &rows[i])
+                    })
                 })
             } else {
-                runs.into_iter()
-                    .any(|(keys, rows)| keys.iter().zip(rows).any(|(k, r)| !on_row(k, r, cost)))
+                runs.into_iter().any(|(keys, rows)| {
+                    keys.iter().zip(rows).enumerate().any(|(i, (k, r))| {
+                        if let Some(ahead) = rows.get(i + PREFETCH_ROWS) {
+                            prefetch(ahead);
+                        }
+                        visit(k, r)
+                    })
+                })
             };
             if stopped {
+                cost.rows_scanned += rejected;
                 return false;
             }
         }
     }
-    if !any_live_row && static_row_stands_in(walk, partition) {
+    cost.rows_scanned += rejected;
+    if rejected == 0 && !any_live_row && static_row_stands_in(walk, partition) {
         cost.rows_scanned += 1;
         return offer(walk, partition, None, None, false, visit);
     }

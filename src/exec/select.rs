@@ -6,7 +6,7 @@ use smallvec::SmallVec;
 
 use crate::error::Error;
 use crate::planner::Plan;
-use crate::schema::Table;
+use crate::schema::{Column, Table};
 use crate::storage::{Partition, TableData};
 use crate::syntax::ast::{NativeType, Select, Term};
 use crate::types::{DataType, Value};
@@ -93,21 +93,30 @@ pub(crate) fn run(run: &mut Run<'_, '_>, select: &Select, plan: &Plan) -> Result
         // projection has side effects (`now()`, `uuid()`), and it runs on
         // the same rows in the same order as a second pass would.
         let mut error = None;
+        let plain_columns = plain_columns(&projection.items);
         for partition in &partitions {
             cost.partitions += 1;
             let mut taken = 0u64;
             let keep_going = read::rows_of(&walk, partition, &mut cost, &mut |v| {
-                let mut row: SmallVec<[Value; 8]> = SmallVec::new();
-                for item in &projection.items {
-                    match selector::eval(item, Some(&v), &[], fcx) {
-                        Ok(value) => row.push(value),
-                        Err(e) => {
-                            error = Some(e);
-                            return false;
+                if let Some(columns) = &plain_columns {
+                    rows.push_with(columns.len(), |out| {
+                        for column in columns {
+                            v.put_value(column, out);
+                        }
+                    });
+                } else {
+                    let mut row: SmallVec<[Value; 8]> = SmallVec::new();
+                    for item in &projection.items {
+                        match selector::eval(item, Some(&v), &[], fcx) {
+                            Ok(value) => row.push(value),
+                            Err(e) => {
+                                error = Some(e);
+                                return false;
+                            }
                         }
                     }
+                    rows.push(row);
                 }
-                rows.push(row);
                 taken += 1;
                 per_partition.is_none_or(|n| taken < n)
                     && limit.is_none_or(|n| (rows.len() as u64) < n)
@@ -165,6 +174,19 @@ pub(crate) fn run(run: &mut Run<'_, '_>, select: &Select, plan: &Plan) -> Result
     result.metrics.rows_scanned = cost.rows_scanned;
     result.metrics.rows_returned = result.rows.len() as u64;
     Ok(result)
+}
+
+/// The columns of a selection of plain columns only, which a row copies
+/// straight from storage; `None` when any selector computes its value.
+fn plain_columns<'t>(items: &[Sel<'t>]) -> Option<SmallVec<[&'t Column; 8]>> {
+    let mut columns = SmallVec::new();
+    for item in items {
+        match item {
+            Sel::Column(column) => columns.push(*column),
+            _ => return None,
+        }
+    }
+    Some(columns)
 }
 
 fn limit(

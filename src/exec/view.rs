@@ -10,6 +10,8 @@ use crate::storage::{
 };
 use crate::types::{DataType, Value};
 
+use super::rows::RowWriter;
+
 /// One row as a query sees it. `row` is `None` for a partition's static
 /// row standing in for a partition without clustering rows.
 #[derive(Clone, Copy)]
@@ -51,6 +53,25 @@ impl<'a> RowView<'a> {
             },
             ColumnKind::Static => self.slot_value(Some(&self.partition.static_row), column),
             ColumnKind::Regular => self.slot_value(self.row, column),
+        }
+    }
+
+    /// Puts [`RowView::value`] of `column` in a result row, copying a
+    /// packed value straight into its place (see [`super::rows::Rows::push_with`]).
+    #[inline]
+    pub(crate) fn put_value(&self, column: &Column, out: &mut RowWriter<'_>) {
+        let packed = match column.kind {
+            ColumnKind::Clustering(i, _) => self.clustering.map(|k| k.parts().get(i)),
+            ColumnKind::Regular => self.row.and_then(|row| {
+                let cells = row.live_packed_cells(self.now_secs)?;
+                Some(self.slot_index(column).and_then(|s| cells.get(s)?.as_ref()))
+            }),
+            _ => None,
+        };
+        match packed {
+            Some(Some(compact)) => compact.put_value(|value| out.put(value)),
+            Some(None) => out.put(Value::Null),
+            None => out.put(self.value(column).into_owned()),
         }
     }
 

@@ -39,6 +39,15 @@ impl Chunk {
         self.keys.len()
     }
 
+    /// Starts loading row `i` and its key, if there is one.
+    #[inline(always)]
+    fn prefetch(&self, i: usize) {
+        if let (Some(key), Some(row)) = (self.keys.get(i), self.rows.get(i)) {
+            super::prefetch(key);
+            super::prefetch(row);
+        }
+    }
+
     /// Room for one more row, grown by an eighth rather than doubled when
     /// full: spare room is most of what a table holds beyond its keys and
     /// rows (a doubling buffer leaves a quarter of it empty on average, 100
@@ -357,6 +366,7 @@ impl<'a> Iterator for Iter<'a> {
         let chunk = self.chunks.get(c)?;
         self.front = (c, i + 1);
         self.left -= 1;
+        chunk.prefetch(i + super::PREFETCH_ROWS);
         Some((chunk.keys.get(i)?, chunk.rows.get(i)?))
     }
 
@@ -378,6 +388,9 @@ impl DoubleEndedIterator for Iter<'_> {
         let chunk = self.chunks.get(c)?;
         self.back = (c, i - 1);
         self.left -= 1;
+        if let Some(ahead) = (i - 1).checked_sub(super::PREFETCH_ROWS) {
+            chunk.prefetch(ahead);
+        }
         Some((chunk.keys.get(i - 1)?, chunk.rows.get(i - 1)?))
     }
 }
