@@ -12,7 +12,7 @@ use std::ops::Bound as StdBound;
 use crate::error::Error;
 use crate::limits::Limits;
 use crate::schema::{Column, ColumnKind, Table};
-use crate::storage::{Bound as KeyBound, ClusteringKey};
+use crate::storage::{Bound as KeyBound, ClusteringKey, KeyValues};
 use crate::syntax::ast::{InValues, Operator, Relation, RelationKind, Term, TermKind};
 use crate::types::{DataType, Value};
 
@@ -626,23 +626,24 @@ pub(crate) fn slice_bounds(
     prefix: &[Value],
 ) -> (StdBound<ClusteringKey>, StdBound<ClusteringKey>) {
     let mask = descending_mask(table);
+    let prefixed =
+        |values: &[Value]| -> KeyValues { prefix.iter().chain(values).cloned().collect() };
     let whole = |b| {
         if prefix.is_empty() {
             StdBound::Unbounded
         } else {
-            StdBound::Included(ClusteringKey::bound(prefix.to_vec(), mask, b))
+            StdBound::Included(ClusteringKey::bound(prefixed(&[]), mask, b))
         }
     };
     let (mut start, mut end) = (whole(KeyBound::Before), whole(KeyBound::After));
-    let columns = clustering_columns(table);
-    let Some(next) = columns.get(prefix.len()) else {
+    let Some(next) = table.clustering_columns().nth(prefix.len()) else {
         return (start, end);
     };
     let descending = mask & (1 << prefix.len().min(31)) != 0;
     for p in predicates {
         let (op, values) = match p {
             Predicate::Compare { column, op, value } if column.name == next.name => {
-                (*op, vec![value.clone()])
+                (*op, std::slice::from_ref(value))
             }
             // A tuple slice over columns of mixed directions is not one
             // range in storage order: the rows are filtered instead.
@@ -653,13 +654,10 @@ pub(crate) fn slice_bounds(
             } if columns.first().is_some_and(|c| c.name == next.name)
                 && uniform_direction(mask, prefix.len(), columns.len()) =>
             {
-                (*op, values.clone())
+                (*op, values.as_slice())
             }
             _ => continue,
         };
-        let mut key = prefix.to_vec();
-        key.extend(values);
-        let at = |b| StdBound::Included(ClusteringKey::bound(key.clone(), mask, b));
         // Whether the relation bounds values from below, and whether inclusively.
         let (lower, inclusive) = match op {
             Operator::Gt => (true, false),
@@ -668,6 +666,7 @@ pub(crate) fn slice_bounds(
             Operator::Le => (false, true),
             Operator::Eq | Operator::Ne => continue,
         };
+        let at = |b| StdBound::Included(ClusteringKey::bound(prefixed(values), mask, b));
         // In storage order a lower value bound is a start, unless the column is DESC.
         if lower != descending {
             start = at(if inclusive {
