@@ -7,7 +7,7 @@ use smallvec::SmallVec;
 use crate::error::Error;
 use crate::planner::Plan;
 use crate::schema::{Column, Table};
-use crate::storage::{Partition, TableData};
+use crate::storage::{prefetch_ahead, Partition, TableData};
 use crate::syntax::ast::{NativeType, Select, Term};
 use crate::types::{DataType, Value};
 
@@ -94,7 +94,8 @@ pub(crate) fn run(run: &mut Run<'_, '_>, select: &Select, plan: &Plan) -> Result
         // the same rows in the same order as a second pass would.
         let mut error = None;
         let plain_columns = plain_columns(&projection.items);
-        for partition in &partitions {
+        for (at, partition) in partitions.iter().enumerate() {
+            prefetch_ahead(&partitions, at);
             cost.partitions += 1;
             let mut taken = 0u64;
             let keep_going = read::rows_of(&walk, partition, &mut cost, &mut |v| {
@@ -292,7 +293,8 @@ fn aggregate<'a>(
             .map(|item| selector::eval(item, Some(&first), &finished, fcx))
             .collect()
     };
-    for partition in partitions {
+    for (at, partition) in partitions.iter().enumerate() {
+        prefetch_ahead(partitions, at);
         cost.partitions += 1;
         let mut groups_here = 0u64;
         let mut rows_here = 0u64;

@@ -107,14 +107,17 @@ impl RowMap {
 
     /// The first place whose key does not satisfy `before` (keys satisfying
     /// it all come first): a partition point over every row.
+    ///
+    /// The last chunk's last key is not read: the last chunk is where every
+    /// key past the other chunks' goes. A lookup in a partition of one
+    /// chunk then reads only the keys its search probes, each a wait on
+    /// memory in a large table.
     fn partition_point(&self, before: impl Fn(&StoredKey) -> bool) -> Pos {
-        let c = self
-            .chunks
-            .partition_point(|chunk| chunk.keys.last().is_some_and(&before));
-        match self.chunks.get(c) {
-            Some(chunk) => (c, chunk.keys.partition_point(&before)),
-            None => self.end(),
-        }
+        let Some((_, others)) = self.chunks.split_last() else {
+            return (0, 0);
+        };
+        let c = others.partition_point(|chunk| chunk.keys.last().is_some_and(&before));
+        (c, self.chunks[c].keys.partition_point(&before))
     }
 
     fn end(&self) -> Pos {
@@ -124,18 +127,44 @@ impl RowMap {
         }
     }
 
-    /// Where `key` is, or where it would go. A key above every stored one
-    /// (rows written in clustering order) is placed by one comparison.
+    /// Where `key` is, or where it would go, for a write. A key above
+    /// every stored one (rows written in clustering order) is placed by one
+    /// comparison.
     fn search(&self, key: &ClusteringKey) -> (usize, Result<usize, usize>) {
         let last = self.chunks.last().and_then(|chunk| chunk.keys.last());
         if last.is_some_and(|last| last.cmp_to(key).is_lt()) {
             let (c, i) = self.end();
             return (c, Err(i));
         }
+        self.find(key)
+    }
+
+    /// Where `key` is, or where it would go, by binary search alone: what
+    /// a read wants, for which the last key is one more place to fetch.
+    fn find(&self, key: &ClusteringKey) -> (usize, Result<usize, usize>) {
         let (c, i) = self.partition_point(|k| k.cmp_to(key).is_lt());
         match self.chunks.get(c) {
             Some(chunk) if chunk.keys.get(i).is_some_and(|k| k.cmp_to(key).is_eq()) => (c, Ok(i)),
             _ => (c, Err(i)),
+        }
+    }
+
+    /// Starts loading the chunk list (see [`super::prefetch_ahead`]).
+    #[inline]
+    pub(super) fn prefetch_chunks(&self) {
+        if let Some(first) = self.chunks.first() {
+            super::prefetch(first);
+        }
+    }
+
+    /// Starts loading the first rows and keys (see
+    /// [`super::prefetch_ahead`]).
+    #[inline]
+    pub(super) fn prefetch_first_rows(&self) {
+        if let Some(first) = self.chunks.first() {
+            for i in 0..super::PREFETCH_ROWS {
+                first.prefetch(i);
+            }
         }
     }
 
@@ -146,7 +175,7 @@ impl RowMap {
 
     /// The stored key and row at `key`.
     pub fn get_key_value(&self, key: &ClusteringKey) -> Option<(&StoredKey, &StoredRow)> {
-        let (c, found) = self.search(key);
+        let (c, found) = self.find(key);
         let i = found.ok()?;
         let chunk = self.chunks.get(c)?;
         Some((chunk.keys.get(i)?, chunk.rows.get(i)?))
