@@ -23,7 +23,7 @@ use std::sync::Arc;
 use crate::planner::{Plan, PlanContext};
 use crate::schema::{ColumnKind, Table};
 use crate::storage::{
-    Cell, ClusteringKey, Expiry, KeyValues, Liveness, PartitionPosition, Store, TableData,
+    ClusteringKey, Expiry, KeyValues, Liveness, PartitionPosition, Store, TableData,
 };
 use crate::syntax::ast::{Insert, InsertSource};
 use crate::types::{DataType, Value};
@@ -206,19 +206,12 @@ impl CompiledInsert {
             key,
             position,
             clustering,
-            cells,
+            mut cells,
         } = row;
         let write = RowWrite {
             key: ClusteringKey::exact(clustering, self.descending),
             liveness: Liveness { timestamp, expiry },
-            cells: cells.into_iter().map(|(slot, value)| {
-                let cell = if value.is_null() {
-                    Cell::tombstone(timestamp)
-                } else {
-                    Cell::live(value, timestamp, expiry)
-                };
-                (slot, cell)
-            }),
+            cells: &mut cells,
             width: self.width,
         };
         let data: &mut TableData = store.table_mut_in(&self.keyspace, &self.table);

@@ -27,7 +27,7 @@ pub use key::{Bound, ClusteringKey, KeyValues, PartitionPosition, StoredKey};
 pub use partition::{bounds_ordered, Partition, RangeDeletion};
 pub use partitions::PartitionMap;
 pub use row::{Row, Slots, INLINE_SLOTS};
-pub use rows::RowMap;
+pub use rows::{RowEntry, RowMap, VacantRow};
 pub use stored::{CellRef, IsCollection, RowEdit, SlotRef, StoredRow};
 pub use table::TableData;
 
