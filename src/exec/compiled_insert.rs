@@ -20,6 +20,8 @@
 use std::borrow::{Borrow, Cow};
 use std::sync::Arc;
 
+use smallvec::SmallVec;
+
 use crate::planner::{Plan, PlanContext};
 use crate::schema::{ColumnKind, Table};
 use crate::storage::{
@@ -68,13 +70,14 @@ struct Part {
 }
 
 /// One execution's values, checked and converted: all that is left is to
-/// write them.
+/// write them. Kept inline for the usual few key parts and columns, so
+/// that an execution allocates nothing of its own to hold them.
 pub(crate) struct BoundRow<'v> {
-    key: Vec<Cow<'v, Value>>,
+    key: SmallVec<[Cow<'v, Value>; 2]>,
     position: PartitionPosition,
     clustering: KeyValues,
     /// Each regular column's slot and value (`Null` for a tombstone).
-    cells: Vec<(usize, Value)>,
+    cells: SmallVec<[(usize, Value); 4]>,
 }
 
 /// Compiles `insert` if it is a plain INSERT of bind values this module
@@ -170,7 +173,7 @@ impl CompiledInsert {
             .partition_key
             .iter()
             .map(|p| key_value(p, values))
-            .collect::<Option<Vec<_>>>()?;
+            .collect::<Option<SmallVec<_>>>()?;
         let position = restrict::partition_position(&key).ok()?;
         let clustering = self
             .clustering
@@ -181,7 +184,7 @@ impl CompiledInsert {
             .cells
             .iter()
             .map(|p| Some((p.slot, cell_value(p, values, collection_size)?)))
-            .collect::<Option<Vec<_>>>()?;
+            .collect::<Option<SmallVec<_>>>()?;
         Some(BoundRow {
             key,
             position,
