@@ -40,7 +40,8 @@ use super::write;
 /// depends only on the statement and the schema resolved.
 #[derive(Debug)]
 pub(crate) struct CompiledInsert {
-    keyspace: String,
+    /// The table's qualified name (`ks.table`), as the store keys its
+    /// data: built once rather than on every execution.
     table: String,
     /// The bind value of each partition key column, in key order.
     partition_key: Vec<Part>,
@@ -139,8 +140,7 @@ pub(crate) fn compile_insert(
     let ttl = i32::try_from(table.default_ttl()).unwrap_or(i32::MAX);
     let width = cells.iter().map(|c| c.slot + 1).max().unwrap_or(0);
     Some(CompiledInsert {
-        keyspace: table.keyspace.clone(),
-        table: table.name.clone(),
+        table: format!("{}.{}", table.keyspace, table.name),
         // A key column missing is the general path's error to give.
         partition_key: partition_key.into_iter().collect::<Option<_>>()?,
         clustering: clustering.into_iter().collect::<Option<_>>()?,
@@ -217,7 +217,7 @@ impl CompiledInsert {
             cells: &mut cells,
             width: self.width,
         };
-        let data: &mut TableData = store.table_mut_in(&self.keyspace, &self.table);
+        let data: &mut TableData = store.table_mut(&self.table);
         let partition_key = || key.into_iter().map(Cow::into_owned).collect();
         mutation::apply_row(data, position, partition_key, write, now_secs);
         let mut result = ResultSet::ok();
