@@ -169,22 +169,14 @@ impl CompiledInsert {
         values: &'v [Value],
         collection_size: usize,
     ) -> Option<BoundRow<'v>> {
-        let key = self
-            .partition_key
-            .iter()
-            .map(|p| key_value(p, values))
-            .collect::<Option<SmallVec<_>>>()?;
+        let key = each(&self.partition_key, |p| key_value(p, values))?;
         let position = restrict::partition_position(&key).ok()?;
-        let clustering = self
-            .clustering
-            .iter()
-            .map(|p| key_value(p, values).map(Cow::into_owned))
-            .collect::<Option<KeyValues>>()?;
-        let cells = self
-            .cells
-            .iter()
-            .map(|p| Some((p.slot, cell_value(p, values, collection_size)?)))
-            .collect::<Option<SmallVec<_>>>()?;
+        let clustering = each(&self.clustering, |p| {
+            key_value(p, values).map(Cow::into_owned)
+        })?;
+        let cells = each(&self.cells, |p| {
+            Some((p.slot, cell_value(p, values, collection_size)?))
+        })?;
         Some(BoundRow {
             key,
             position,
@@ -227,6 +219,19 @@ impl CompiledInsert {
         result.plan = Some(plan.clone());
         result
     }
+}
+
+/// `f` of each of `parts`, unless it declines (`None`) for one: pushed
+/// one by one, which costs less than collecting an iterator of options.
+fn each<A: smallvec::Array>(
+    parts: &[Part],
+    mut f: impl FnMut(&Part) -> Option<A::Item>,
+) -> Option<SmallVec<A>> {
+    let mut out = SmallVec::new();
+    for part in parts {
+        out.push(f(part)?);
+    }
+    Some(out)
 }
 
 /// A key column's bind value as its column's type, unless it is null or
