@@ -202,7 +202,10 @@ pub(crate) fn conform(value: &Value, ty: &DataType, column: &str) -> Result<Valu
 }
 
 /// [`conform`], borrowing a value already of `ty` (which `conform` would
-/// give back unchanged) rather than copying it.
+/// give back unchanged) rather than copying it. In line, so that a
+/// prepared statement's values, nearly always of their columns' types,
+/// are checked without a call each.
+#[inline]
 pub(crate) fn conform_borrowed<'v>(
     value: &'v Value,
     ty: &DataType,
@@ -228,8 +231,45 @@ pub(crate) fn ordinary_key_value<'v>(
     conform_borrowed(value, ty, column).ok()
 }
 
+/// Whether `value` is already a value of `ty`. A native type, the common
+/// case, is checked here in line; anything else by [`composite_fits`],
+/// which recurses into elements.
+#[inline]
 fn value_fits(value: &Value, ty: &DataType) -> bool {
+    match ty {
+        DataType::Native(n) => matches!(value, Value::Empty) || native_fits(value, *n),
+        _ => composite_fits(value, ty),
+    }
+}
+
+fn native_fits(value: &Value, n: crate::syntax::ast::NativeType) -> bool {
     use crate::syntax::ast::NativeType as N;
+    matches!(
+        (value, n),
+        (Value::Ascii(_), N::Ascii)
+            | (Value::Text(_), N::Text | N::Varchar)
+            | (Value::Tinyint(_), N::Tinyint)
+            | (Value::Smallint(_), N::Smallint)
+            | (Value::Int(_), N::Int)
+            | (Value::Bigint(_), N::Bigint)
+            | (Value::Counter(_), N::Counter)
+            | (Value::Varint(_), N::Varint)
+            | (Value::Decimal(_), N::Decimal)
+            | (Value::Float(_), N::Float)
+            | (Value::Double(_), N::Double)
+            | (Value::Boolean(_), N::Boolean)
+            | (Value::Blob(_), N::Blob)
+            | (Value::Uuid(_), N::Uuid)
+            | (Value::Timeuuid(_), N::Timeuuid | N::Uuid)
+            | (Value::Timestamp(_), N::Timestamp)
+            | (Value::Date(_), N::Date)
+            | (Value::Time(_), N::Time)
+            | (Value::Duration(_), N::Duration)
+            | (Value::Inet(_), N::Inet)
+    )
+}
+
+fn composite_fits(value: &Value, ty: &DataType) -> bool {
     match (value, ty) {
         (Value::Empty, _) => true,
         (Value::List(items), DataType::List { element, .. })
@@ -244,29 +284,7 @@ fn value_fits(value: &Value, ty: &DataType) -> bool {
             .iter()
             .all(|(k, v)| value_fits(k, key) && value_fits(v, value)),
         (Value::Tuple(_), DataType::Tuple(_)) | (Value::Udt(_), DataType::Udt { .. }) => true,
-        (value, DataType::Native(n)) => matches!(
-            (value, n),
-            (Value::Ascii(_), N::Ascii)
-                | (Value::Text(_), N::Text | N::Varchar)
-                | (Value::Tinyint(_), N::Tinyint)
-                | (Value::Smallint(_), N::Smallint)
-                | (Value::Int(_), N::Int)
-                | (Value::Bigint(_), N::Bigint)
-                | (Value::Counter(_), N::Counter)
-                | (Value::Varint(_), N::Varint)
-                | (Value::Decimal(_), N::Decimal)
-                | (Value::Float(_), N::Float)
-                | (Value::Double(_), N::Double)
-                | (Value::Boolean(_), N::Boolean)
-                | (Value::Blob(_), N::Blob)
-                | (Value::Uuid(_), N::Uuid)
-                | (Value::Timeuuid(_), N::Timeuuid | N::Uuid)
-                | (Value::Timestamp(_), N::Timestamp)
-                | (Value::Date(_), N::Date)
-                | (Value::Time(_), N::Time)
-                | (Value::Duration(_), N::Duration)
-                | (Value::Inet(_), N::Inet)
-        ),
+        (value, DataType::Native(n)) => native_fits(value, *n),
         _ => false,
     }
 }

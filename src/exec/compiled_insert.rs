@@ -20,10 +20,12 @@
 use std::borrow::{Borrow, Cow};
 use std::sync::Arc;
 
+use smallvec::SmallVec;
+
 use crate::planner::{Plan, PlanContext};
 use crate::schema::{ColumnKind, Table};
 use crate::storage::{
-    Cell, ClusteringKey, Expiry, KeyValues, Liveness, PartitionPosition, Store, TableData,
+    ClusteringKey, Expiry, KeyValues, Liveness, PartitionPosition, Store, TableData,
 };
 use crate::syntax::ast::{Insert, InsertSource};
 use crate::types::{DataType, Value};
@@ -38,7 +40,8 @@ use super::write;
 /// depends only on the statement and the schema resolved.
 #[derive(Debug)]
 pub(crate) struct CompiledInsert {
-    keyspace: String,
+    /// The table's qualified name (`ks.table`), as the store keys its
+    /// data: built once rather than on every execution.
     table: String,
     /// The bind value of each partition key column, in key order.
     partition_key: Vec<Part>,
@@ -68,13 +71,14 @@ struct Part {
 }
 
 /// One execution's values, checked and converted: all that is left is to
-/// write them.
+/// write them. Kept inline for the usual few key parts and columns, so
+/// that an execution allocates nothing of its own to hold them.
 pub(crate) struct BoundRow<'v> {
-    key: Vec<Cow<'v, Value>>,
+    key: SmallVec<[Cow<'v, Value>; 2]>,
     position: PartitionPosition,
     clustering: KeyValues,
     /// Each regular column's slot and value (`Null` for a tombstone).
-    cells: Vec<(usize, Value)>,
+    cells: SmallVec<[(usize, Value); 4]>,
 }
 
 /// Compiles `insert` if it is a plain INSERT of bind values this module
@@ -136,8 +140,7 @@ pub(crate) fn compile_insert(
     let ttl = i32::try_from(table.default_ttl()).unwrap_or(i32::MAX);
     let width = cells.iter().map(|c| c.slot + 1).max().unwrap_or(0);
     Some(CompiledInsert {
-        keyspace: table.keyspace.clone(),
-        table: table.name.clone(),
+        table: format!("{}.{}", table.keyspace, table.name),
         // A key column missing is the general path's error to give.
         partition_key: partition_key.into_iter().collect::<Option<_>>()?,
         clustering: clustering.into_iter().collect::<Option<_>>()?,
@@ -166,22 +169,14 @@ impl CompiledInsert {
         values: &'v [Value],
         collection_size: usize,
     ) -> Option<BoundRow<'v>> {
-        let key = self
-            .partition_key
-            .iter()
-            .map(|p| key_value(p, values))
-            .collect::<Option<Vec<_>>>()?;
+        let key = each(&self.partition_key, |p| key_value(p, values))?;
         let position = restrict::partition_position(&key).ok()?;
-        let clustering = self
-            .clustering
-            .iter()
-            .map(|p| key_value(p, values).map(Cow::into_owned))
-            .collect::<Option<KeyValues>>()?;
-        let cells = self
-            .cells
-            .iter()
-            .map(|p| Some((p.slot, cell_value(p, values, collection_size)?)))
-            .collect::<Option<Vec<_>>>()?;
+        let clustering = each(&self.clustering, |p| {
+            key_value(p, values).map(Cow::into_owned)
+        })?;
+        let cells = each(&self.cells, |p| {
+            Some((p.slot, cell_value(p, values, collection_size)?))
+        })?;
         Some(BoundRow {
             key,
             position,
@@ -206,22 +201,15 @@ impl CompiledInsert {
             key,
             position,
             clustering,
-            cells,
+            mut cells,
         } = row;
         let write = RowWrite {
             key: ClusteringKey::exact(clustering, self.descending),
             liveness: Liveness { timestamp, expiry },
-            cells: cells.into_iter().map(|(slot, value)| {
-                let cell = if value.is_null() {
-                    Cell::tombstone(timestamp)
-                } else {
-                    Cell::live(value, timestamp, expiry)
-                };
-                (slot, cell)
-            }),
+            cells: &mut cells,
             width: self.width,
         };
-        let data: &mut TableData = store.table_mut_in(&self.keyspace, &self.table);
+        let data: &mut TableData = store.table_mut(&self.table);
         let partition_key = || key.into_iter().map(Cow::into_owned).collect();
         mutation::apply_row(data, position, partition_key, write, now_secs);
         let mut result = ResultSet::ok();
@@ -231,6 +219,19 @@ impl CompiledInsert {
         result.plan = Some(plan.clone());
         result
     }
+}
+
+/// `f` of each of `parts`, unless it declines (`None`) for one: pushed
+/// one by one, which costs less than collecting an iterator of options.
+fn each<A: smallvec::Array>(
+    parts: &[Part],
+    mut f: impl FnMut(&Part) -> Option<A::Item>,
+) -> Option<SmallVec<A>> {
+    let mut out = SmallVec::new();
+    for part in parts {
+        out.push(f(part)?);
+    }
+    Some(out)
 }
 
 /// A key column's bind value as its column's type, unless it is null or

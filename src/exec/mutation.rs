@@ -6,8 +6,8 @@ use std::ops::Bound as StdBound;
 
 use crate::schema::Table;
 use crate::storage::{
-    Cell, ClusteringKey, Liveness, Partition, PartitionPosition, RangeDeletion, Row, RowEdit, Slot,
-    Store, TableData,
+    Cell, ClusteringKey, Liveness, Partition, PartitionPosition, RangeDeletion, Row, RowEdit,
+    RowEntry, Slot, Store, StoredRow, TableData,
 };
 use crate::types::Value;
 
@@ -121,13 +121,14 @@ pub(crate) fn apply(store: &mut Store, mutations: Vec<Mutation<'_>>, now_secs: i
 
 /// One row's liveness then cells, in slots already allocated: the
 /// mutation of a plain INSERT, without its operations built one by one.
-pub(crate) struct RowWrite<I> {
+pub(crate) struct RowWrite<'v> {
     /// The row's clustering key.
     pub(crate) key: ClusteringKey,
-    /// Its row marker.
+    /// Its row marker, whose time and expiry every cell shares.
     pub(crate) liveness: Liveness,
-    /// Each cell and its slot, in the order they are written.
-    pub(crate) cells: I,
+    /// Each cell's slot (no two alike) and value (`Null` deletes the
+    /// cell), in the order they are written; the values are moved out.
+    pub(crate) cells: &'v mut [(usize, Value)],
     /// One past the highest slot written: what a new row reserves.
     pub(crate) width: usize,
 }
@@ -139,21 +140,59 @@ pub(crate) fn apply_row(
     data: &mut TableData,
     position: PartitionPosition,
     key: impl FnOnce() -> Box<[Value]>,
-    row: RowWrite<impl Iterator<Item = (usize, Cell)>>,
+    row: RowWrite<'_>,
     now_secs: i64,
 ) {
     in_partition(data, position, key, |partition| {
         let floor = partition.floor(Some(&row.key));
-        let mut target = partition.row_mut(row.key);
-        if target.cells.len() < row.width {
-            // Every slot written at once, not one by one as cells arrive.
-            target.cells.resize(row.width, None);
-        }
-        target.write_liveness(row.liveness, floor);
-        for (slot, cell) in row.cells {
-            target.write_cell(slot, cell, floor, now_secs);
-        }
+        let RowWrite {
+            key,
+            liveness,
+            cells,
+            width,
+        } = row;
+        let shadowed = floor.is_some_and(|f| liveness.timestamp <= f);
+        let mut target = match partition.rows.entry(key) {
+            RowEntry::Occupied(stored) => stored.edit(),
+            RowEntry::Vacant(vacant) => {
+                if !shadowed {
+                    // The common INSERT: a new row, built packed at once.
+                    if let Some(packed) =
+                        StoredRow::inserted(liveness.timestamp, liveness.expiry, cells)
+                    {
+                        vacant.insert(packed);
+                        return;
+                    }
+                }
+                vacant.insert(StoredRow::default()).edit()
+            }
+        };
+        write_row(&mut target, floor, liveness, cells, width, now_secs);
     });
+}
+
+/// Writes a marker and cells sharing its time and expiry into `target`,
+/// under the deletions of its partition and range (`floor`).
+fn write_row(
+    target: &mut Row,
+    floor: Option<i64>,
+    liveness: Liveness,
+    cells: &mut [(usize, Value)],
+    width: usize,
+    now_secs: i64,
+) {
+    if target.cells.len() < width {
+        // Every slot written at once, not one by one as cells arrive.
+        target.cells.resize(width, None);
+    }
+    target.write_liveness(liveness, floor);
+    for (slot, value) in cells {
+        let cell = match std::mem::replace(value, Value::Null) {
+            Value::Null => Cell::tombstone(liveness.timestamp),
+            value => Cell::live(value, liveness.timestamp, liveness.expiry),
+        };
+        target.write_cell(*slot, cell, floor, now_secs);
+    }
 }
 
 /// Runs `write` on the partition at `position` — a new one for `key` if

@@ -28,7 +28,7 @@ pub use key::{Bound, ClusteringKey, KeyValues, PartitionPosition, StoredKey};
 pub use partition::{bounds_ordered, prefetch_ahead, Partition, RangeDeletion};
 pub use partitions::PartitionMap;
 pub use row::{Row, Slots, INLINE_SLOTS};
-pub use rows::RowMap;
+pub use rows::{RowEntry, RowMap, VacantRow};
 pub use stored::{CellRef, IsCollection, RowEdit, SlotRef, StoredRow};
 pub use table::TableData;
 
@@ -98,24 +98,20 @@ impl Store {
     }
 
     /// The data of table `name` for writing: created if absent, copied
-    /// first if another clone of the store shares it.
+    /// first if another clone of the store shares it. The name is copied
+    /// to the heap only when the table has no data yet: every write
+    /// statement's path.
     pub fn table_mut(&mut self, name: &str) -> &mut TableData {
-        let shared = self.tables.entry(name.to_string()).or_default();
-        Arc::make_mut(shared)
+        if !self.tables.contains_key(name) {
+            self.tables.insert(name.to_string(), Arc::default());
+        }
+        let shared = self.tables.get_mut(name);
+        Arc::make_mut(shared.unwrap_or_else(|| unreachable!("inserted above")))
     }
 
-    /// [`Store::table_mut`] by keyspace and name, building the qualified
-    /// name on the heap only when the table has no data yet: every write
-    /// statement's path.
+    /// [`Store::table_mut`] by keyspace and name.
     pub fn table_mut_in(&mut self, keyspace: &str, name: &str) -> &mut TableData {
-        let tables = &mut self.tables;
-        let shared = with_qualified_name(keyspace, name, |qualified| {
-            if !tables.contains_key(qualified) {
-                tables.insert(qualified.to_string(), Arc::default());
-            }
-            tables.get_mut(qualified)
-        });
-        Arc::make_mut(shared.unwrap_or_else(|| unreachable!("inserted above")))
+        with_qualified_name(keyspace, name, |qualified| self.table_mut(qualified))
     }
 
     /// The names of the tables holding data.

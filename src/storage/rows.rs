@@ -217,11 +217,23 @@ impl RowMap {
 
     /// The row at `key`, created empty if absent (`entry(key).or_default()`).
     pub fn row_mut(&mut self, key: ClusteringKey) -> &mut StoredRow {
-        let (c, i) = match self.search(&key) {
-            (c, Ok(i)) => (c, i),
-            (c, Err(i)) => self.insert_at((c, i), StoredKey::new(key), StoredRow::default()),
-        };
-        &mut self.chunks[c].rows[i]
+        match self.entry(key) {
+            RowEntry::Occupied(row) => row,
+            RowEntry::Vacant(vacant) => vacant.insert(StoredRow::default()),
+        }
+    }
+
+    /// The row at `key`, or the place it would go: one search for a write
+    /// that builds a new row otherwise than it edits an old one.
+    pub fn entry(&mut self, key: ClusteringKey) -> RowEntry<'_> {
+        match self.search(&key) {
+            (c, Ok(i)) => RowEntry::Occupied(&mut self.chunks[c].rows[i]),
+            (c, Err(i)) => RowEntry::Vacant(VacantRow {
+                map: self,
+                place: (c, i),
+                key,
+            }),
+        }
     }
 
     /// Stores `row` at `key`, returning the row it replaces.
@@ -355,6 +367,32 @@ impl RowMap {
             );
             keys[lo..hi].iter().zip(rows[lo..hi].iter_mut())
         })
+    }
+}
+
+/// A clustering key's place in a [`RowMap`] (see [`RowMap::entry`]).
+pub enum RowEntry<'a> {
+    /// The row stored at the key.
+    Occupied(&'a mut StoredRow),
+    /// No row at the key yet.
+    Vacant(VacantRow<'a>),
+}
+
+/// Where the row of a key absent from a [`RowMap`] goes, found by
+/// [`RowMap::entry`] so that storing it needs no second search.
+pub struct VacantRow<'a> {
+    map: &'a mut RowMap,
+    place: Pos,
+    key: ClusteringKey,
+}
+
+impl<'a> VacantRow<'a> {
+    /// Stores `row` at the key.
+    pub fn insert(self, row: StoredRow) -> &'a mut StoredRow {
+        let (c, i) = self
+            .map
+            .insert_at(self.place, StoredKey::new(self.key), row);
+        &mut self.map.chunks[c].rows[i]
     }
 }
 

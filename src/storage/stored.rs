@@ -496,6 +496,66 @@ impl Packed {
     }
 }
 
+/// A new row built packed, without the [`Row`] it packs.
+///
+/// Most writes are INSERTs of a row that does not exist yet. Built as a
+/// 192-byte [`Row`], cell by cell, and packed on the spot, such a row costs
+/// more than the rest of its INSERT; built here straight from its values,
+/// it is the same [`StoredRow`] (the tests compare the two ways).
+impl StoredRow {
+    /// The row an INSERT stores where there was none and no deletion
+    /// shadows it: a marker and `cells` (slot and value), all written at
+    /// `timestamp` and expiring at `expiry`, packed as [`StoredRow::new`]
+    /// packs the row [`Row::write_liveness`] and [`Row::write_cell`] build
+    /// from them. The values are moved out, leaving nulls.
+    ///
+    /// `None`, with `cells` untouched, when that row would not be packed
+    /// (a null value is a tombstone; an expiry may not fit) or the cells
+    /// are not one value per slot: the caller then builds the row.
+    pub fn inserted(
+        timestamp: i64,
+        expiry: Option<Expiry>,
+        cells: &mut [(usize, Value)],
+    ) -> Option<StoredRow> {
+        let life = Life::new(true, expiry)?;
+        let plain = cells.iter().enumerate().all(|(i, (slot, value))| {
+            !value.is_null() && cells[..i].iter().all(|(other, _)| other != slot)
+        });
+        plain.then(|| {
+            StoredRow(Repr::Packed(Packed {
+                stamp: timestamp,
+                life,
+                cells: PackedCells::placed(cells),
+            }))
+        })
+    }
+}
+
+impl PackedCells {
+    /// The values of `cells` (one per slot, none null) moved into their
+    /// slots, as [`PackedCells::new`] keeps them.
+    fn placed(cells: &mut [(usize, Value)]) -> PackedCells {
+        let width = cells.iter().map(|(slot, _)| slot + 1).max().unwrap_or(0);
+        if width > INLINE_SLOTS {
+            let mut spilled = vec![None; width].into_boxed_slice();
+            place(&mut spilled, cells);
+            return PackedCells::Spilled(spilled);
+        }
+        let mut inline: [Option<Compact>; INLINE_SLOTS] = Default::default();
+        place(&mut inline, cells);
+        PackedCells::Inline(inline)
+    }
+}
+
+/// Moves each of `cells` into its slot of `targets`.
+fn place(targets: &mut [Option<Compact>], cells: &mut [(usize, Value)]) {
+    for (slot, value) in cells {
+        if let Some(target) = targets.get_mut(*slot) {
+            *target = Some(Compact::new(std::mem::replace(value, Value::Null)));
+        }
+    }
+}
+
 /// A stored row unpacked for writing: derefs to the [`Row`], and stores it
 /// back, packed if it fits, when dropped.
 pub struct RowEdit<'a> {
@@ -674,6 +734,87 @@ mod tests {
         stored.edit().deleted_at = None;
         assert!(stored.is_packed());
         assert_eq!(stored.to_row(), row);
+    }
+
+    /// A packed row exactly as kept: write time, life, whether its cells
+    /// spilled, and each slot's value.
+    type Layout = (i64, u64, bool, Vec<Option<Value>>);
+
+    fn layout(stored: &StoredRow) -> Option<Layout> {
+        let Repr::Packed(p) = &stored.0 else {
+            return None;
+        };
+        let spilled = matches!(p.cells, PackedCells::Spilled(_));
+        let values = p
+            .cells()
+            .iter()
+            .map(|c| Some(c.as_ref()?.value().into_owned()))
+            .collect();
+        Some((p.stamp, p.life.0, spilled, values))
+    }
+
+    /// The row the general path stores for an INSERT of `cells` into a new
+    /// row: a [`Row`] with its slots reserved, written marker then cells.
+    fn written(timestamp: i64, expiry: Option<Expiry>, cells: &[(usize, Value)]) -> StoredRow {
+        let mut row = Row::default();
+        let width = cells.iter().map(|(slot, _)| slot + 1).max().unwrap_or(0);
+        row.cells.resize(width, None);
+        row.write_liveness(Liveness { timestamp, expiry }, None);
+        for (slot, value) in cells {
+            let cell = match value {
+                Value::Null => Cell::tombstone(timestamp),
+                v => Cell::live(v.clone(), timestamp, expiry),
+            };
+            row.write_cell(*slot, cell, None, 0);
+        }
+        StoredRow::new(row)
+    }
+
+    #[test]
+    fn an_inserted_row_is_packed_as_the_written_one() {
+        let text = |s: &str| Value::Text(s.into());
+        let shapes: Vec<Vec<(usize, Value)>> = vec![
+            vec![],
+            vec![(0, Value::Double(1.5))],
+            vec![(0, Value::Int(1)), (1, text("a")), (2, Value::Bigint(3))],
+            vec![(2, text("b")), (0, Value::Boolean(true))],
+            vec![(1, Value::Empty)],
+            vec![(3, Value::Int(4))],
+            vec![(0, Value::Int(1)), (3, text("c")), (1, Value::Float(2.0))],
+            (0..10)
+                .rev()
+                .map(|s| (s, Value::Smallint(s as i16)))
+                .collect(),
+            vec![(7, Value::List(vec![Value::Int(1)]))],
+        ];
+        let expiries = [None, Some(Expiry::at(100)), Some(Expiry::at(-5))];
+        for cells in shapes {
+            for expiry in expiries {
+                let expected = written(42, expiry, &cells);
+                let mut moved = cells.clone();
+                let packed = StoredRow::inserted(42, expiry, &mut moved);
+                assert!(expected.is_packed(), "{cells:?}");
+                assert_eq!(packed.as_ref().and_then(layout), layout(&expected));
+                assert_eq!(packed, Some(expected));
+                assert!(moved.iter().all(|(_, v)| v.is_null()));
+            }
+        }
+    }
+
+    #[test]
+    fn an_insert_that_would_not_pack_is_left_to_the_row() {
+        let unpackable = [
+            (None::<Expiry>, vec![(0, Value::Int(1)), (1, Value::Null)]),
+            (Some(Expiry::at(i64::MIN)), vec![(0, Value::Int(1))]),
+            (None, vec![(1, Value::Int(1)), (1, Value::Int(2))]),
+        ];
+        for (expiry, cells) in unpackable {
+            let mut kept = cells.clone();
+            assert!(StoredRow::inserted(7, expiry, &mut kept).is_none());
+            assert_eq!(kept, cells);
+        }
+        assert!(!written(7, None, &[(0, Value::Null)]).is_packed());
+        assert!(!written(7, Some(Expiry::at(i64::MIN)), &[]).is_packed());
     }
 
     #[test]

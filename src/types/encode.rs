@@ -29,6 +29,21 @@ impl Value {
         Ok(())
     }
 
+    /// The length of [`Value::serialize_into`]'s bytes where it is known
+    /// without serializing: a key of such parts is composed in a buffer of
+    /// its exact size, which boxing it as a partition's key then keeps
+    /// instead of reallocating.
+    fn known_serialized_len(&self) -> Option<usize> {
+        Some(match self {
+            Value::Ascii(s) | Value::Text(s) => s.len(),
+            Value::Int(_) | Value::Date(_) => 4,
+            Value::Bigint(_) | Value::Counter(_) | Value::Timestamp(_) => 8,
+            Value::Uuid(_) | Value::Timeuuid(_) => 16,
+            Value::Blob(b) => b.len(),
+            _ => return None,
+        })
+    }
+
     /// The bytes of a partition key made of `parts`, as
     /// [`crate::cluster::murmur3::compose_partition_key`] lays them out — one
     /// part as it is, several each framed by a two-byte length and a zero —
@@ -36,7 +51,12 @@ impl Value {
     /// for its two-byte length makes the whole key too long, which
     /// [`crate::cluster::murmur3::check_key_len`] refuses.
     pub fn compose_key<V: std::borrow::Borrow<Value>>(parts: &[V]) -> Result<Vec<u8>, Error> {
-        let mut out = Vec::with_capacity(24 * parts.len());
+        let framing = if parts.len() == 1 { 0 } else { 3 };
+        let exact: Option<usize> = parts
+            .iter()
+            .map(|part| Some(part.borrow().known_serialized_len()? + framing))
+            .sum();
+        let mut out = Vec::with_capacity(exact.unwrap_or(24 * parts.len()));
         if let [only] = parts {
             only.borrow().serialize_into(&mut out)?;
             return Ok(out);
@@ -183,6 +203,31 @@ mod tests {
 
     fn hex(bytes: &[u8]) -> String {
         bytes.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    #[test]
+    fn a_key_of_known_lengths_is_composed_at_its_exact_size() {
+        let parts = [
+            Value::Text("sensor-1".into()),
+            Value::Ascii(String::new()),
+            Value::Int(-3),
+            Value::Date(7),
+            Value::Bigint(1),
+            Value::Counter(2),
+            Value::Timestamp(3),
+            Value::Uuid([1; 16]),
+            Value::Timeuuid([2; 16]),
+            Value::Blob(vec![4, 5]),
+        ];
+        for part in &parts {
+            let len = part.serialize().expect("bytes").len();
+            assert_eq!(part.known_serialized_len(), Some(len), "{part:?}");
+        }
+        for key in [&parts[..1], &parts[2..4], &parts[..]] {
+            let composed = Value::compose_key(key).expect("key");
+            assert_eq!(composed.capacity(), composed.len(), "{key:?}");
+        }
+        assert_eq!(Value::Double(1.0).known_serialized_len(), None);
     }
 
     #[test]
