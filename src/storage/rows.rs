@@ -12,8 +12,6 @@
 
 use std::ops::Bound;
 
-use smallvec::SmallVec;
-
 use super::key::{ClusteringKey, StoredKey};
 use super::stored::StoredRow;
 
@@ -80,10 +78,7 @@ type Pos = (usize, usize);
 /// subset of `BTreeMap`'s interface storage needs.
 #[derive(Debug, Clone, Default)]
 pub struct RowMap {
-    /// Most partitions hold one chunk, kept inline: reaching a partition's
-    /// rows is then one pointer fewer to follow, a wait on memory fewer
-    /// for every lookup in a large table.
-    chunks: SmallVec<[Chunk; 1]>,
+    chunks: Vec<Chunk>,
     len: usize,
 }
 
@@ -191,6 +186,8 @@ impl RowMap {
         self.len += 1;
         let last = self.chunks.len().saturating_sub(1);
         let Some(chunk) = self.chunks.get_mut(c) else {
+            // Most partitions never hold more than one chunk.
+            self.chunks.reserve_exact(1);
             self.chunks.push(Chunk::single(key, row));
             return (self.chunks.len() - 1, 0);
         };
