@@ -25,8 +25,7 @@ use smallvec::SmallVec;
 use crate::planner::{Direction, Plan, PlanContext, QueryClass};
 use crate::schema::{Column, ColumnKind, Table};
 use crate::storage::{
-    bounds_ordered, ClusteringKey, Compact, IsCollection, KeyValues, Partition, Store, StoredKey,
-    StoredRow, TableData,
+    bounds_ordered, ClusteringKey, KeyValues, Partition, Store, StoredKey, StoredRow, TableData,
 };
 use crate::syntax::ast::{Operator, RelationKind, Select, Term, TermKind};
 use crate::types::Value;
@@ -34,7 +33,7 @@ use crate::types::Value;
 use super::bind::{self, Binds};
 use super::restrict::{self, Predicate};
 use super::result::{ColumnSpec, Columns, ResultSet};
-use super::rows::{RowWriter, Rows};
+use super::rows::Rows;
 use super::selector::{self, Sel};
 use super::view::RowView;
 use super::FunctionContext;
@@ -449,9 +448,9 @@ impl<'a> Read<'a> {
         out.push_with(columns.sources.len(), |out| {
             for (i, source) in columns.sources.iter().enumerate() {
                 match (*source, packed) {
-                    (Source::Clustering(c), _) => put_or_null(key.parts().get(c), out),
+                    (Source::Clustering(c), _) => out.put_stored(key.parts().get(c)),
                     (Source::Cell(slot), Some(cells)) => {
-                        put_or_null(cells.get(slot).and_then(Option::as_ref), out)
+                        out.put_stored(cells.get(slot).and_then(Option::as_ref))
                     }
                     (Source::Unwritten, _) => out.put(Value::Null),
                     (Source::Cell(_) | Source::View, _) => {
@@ -473,17 +472,12 @@ impl<'a> Read<'a> {
         row: &'a StoredRow,
     ) -> Value {
         let (column, slot) = slots[i];
-        if column.kind != ColumnKind::Regular {
-            return self.view(slots, key, row).value(column).into_owned();
+        let view = self.view(slots, key, row);
+        match column.kind {
+            ColumnKind::Regular => view.regular_value(slot, column),
+            _ => view.value(column),
         }
-        match slot.map(|s| row.live_value(s, self.now_secs)) {
-            None | Some(Ok(None)) => Value::Null,
-            Some(Ok(Some(value))) => value.into_owned(),
-            Some(Err(IsCollection)) => self
-                .view(slots, key, row)
-                .regular_value(slot, column)
-                .into_owned(),
-        }
+        .into_owned()
     }
 }
 
@@ -519,14 +513,5 @@ impl<'a> Projection<'a> {
             });
         }
         Projection { slots, sources }
-    }
-}
-
-/// Puts a stored value, or null for none.
-#[inline(always)]
-fn put_or_null(found: Option<&Compact>, out: &mut RowWriter<'_>) {
-    match found {
-        Some(compact) => compact.put_value(|value| out.put(value)),
-        None => out.put(Value::Null),
     }
 }

@@ -7,6 +7,7 @@ use std::fmt;
 use std::mem::MaybeUninit;
 use std::ops::Index;
 
+use crate::storage::Compact;
 use crate::types::Value;
 
 /// The rows of a [`super::ResultSet`]: `len` rows of `width` values each.
@@ -155,6 +156,16 @@ impl RowWriter<'_> {
         if let Some(place) = self.places.get_mut(self.written) {
             place.write(value);
             self.written += 1;
+        }
+    }
+
+    /// Puts a value as storage keeps it, or null for none, built straight
+    /// into its place (see [`Compact::put_value`]).
+    #[inline(always)]
+    pub(crate) fn put_stored(&mut self, found: Option<&Compact>) {
+        match found {
+            Some(compact) => compact.put_value(|value| self.put(value)),
+            None => self.put(Value::Null),
         }
     }
 }

@@ -69,8 +69,7 @@ impl<'a> RowView<'a> {
             _ => None,
         };
         match packed {
-            Some(Some(compact)) => compact.put_value(|value| out.put(value)),
-            Some(None) => out.put(Value::Null),
+            Some(found) => out.put_stored(found),
             None => out.put(self.value(column).into_owned()),
         }
     }
