@@ -70,20 +70,10 @@ impl Compact {
     /// processor cannot forward from those stores).
     #[inline(always)]
     pub fn put_value(&self, put: impl FnOnce(Value)) {
-        match self {
-            Compact::Int(v) => put(Value::Int(*v)),
-            Compact::Bigint(v) => put(Value::Bigint(*v)),
-            Compact::Counter(v) => put(Value::Counter(*v)),
-            Compact::Double(v) => put(Value::Double(*v)),
-            Compact::Float(v) => put(Value::Float(*v)),
-            Compact::Timestamp(v) => put(Value::Timestamp(*v)),
-            Compact::Date(v) => put(Value::Date(*v)),
-            Compact::Time(v) => put(Value::Time(*v)),
-            Compact::Boolean(v) => put(Value::Boolean(*v)),
-            Compact::Tinyint(v) => put(Value::Tinyint(*v)),
-            Compact::Smallint(v) => put(Value::Smallint(*v)),
-            Compact::Boxed(v) => put((**v).clone()),
-        }
+        self.map_value(|found| match found {
+            Ok(inline) => put(inline),
+            Err(boxed) => put(boxed.clone()),
+        })
     }
 
     /// The value's order against `other` ([`Value`]'s `Ord`), comparing
@@ -114,20 +104,28 @@ impl Compact {
     /// The value built in place if it is kept inline; the boxed one if not.
     #[inline]
     fn inline_value(&self) -> Result<Value, &Value> {
-        Ok(match self {
-            Compact::Int(v) => Value::Int(*v),
-            Compact::Bigint(v) => Value::Bigint(*v),
-            Compact::Counter(v) => Value::Counter(*v),
-            Compact::Double(v) => Value::Double(*v),
-            Compact::Float(v) => Value::Float(*v),
-            Compact::Timestamp(v) => Value::Timestamp(*v),
-            Compact::Date(v) => Value::Date(*v),
-            Compact::Time(v) => Value::Time(*v),
-            Compact::Boolean(v) => Value::Boolean(*v),
-            Compact::Tinyint(v) => Value::Tinyint(*v),
-            Compact::Smallint(v) => Value::Smallint(*v),
-            Compact::Boxed(v) => return Err(v),
-        })
+        self.map_value(|found| found)
+    }
+
+    /// `f` of the value built in place if it is kept inline, or of the
+    /// boxed one if not: the one list of the inline variants, with `f`
+    /// called in each case so that an inline `f` sees which.
+    #[inline(always)]
+    fn map_value<'a, R>(&'a self, f: impl FnOnce(Result<Value, &'a Value>) -> R) -> R {
+        match self {
+            Compact::Int(v) => f(Ok(Value::Int(*v))),
+            Compact::Bigint(v) => f(Ok(Value::Bigint(*v))),
+            Compact::Counter(v) => f(Ok(Value::Counter(*v))),
+            Compact::Double(v) => f(Ok(Value::Double(*v))),
+            Compact::Float(v) => f(Ok(Value::Float(*v))),
+            Compact::Timestamp(v) => f(Ok(Value::Timestamp(*v))),
+            Compact::Date(v) => f(Ok(Value::Date(*v))),
+            Compact::Time(v) => f(Ok(Value::Time(*v))),
+            Compact::Boolean(v) => f(Ok(Value::Boolean(*v))),
+            Compact::Tinyint(v) => f(Ok(Value::Tinyint(*v))),
+            Compact::Smallint(v) => f(Ok(Value::Smallint(*v))),
+            Compact::Boxed(v) => f(Err(v)),
+        }
     }
 
     pub(super) fn into_value(self) -> Value {
