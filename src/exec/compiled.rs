@@ -36,7 +36,7 @@ use super::result::{ColumnSpec, Columns, ResultSet};
 use super::rows::Rows;
 use super::selector::{self, Sel};
 use super::view::RowView;
-use super::FunctionContext;
+use super::{each_or_none, FunctionContext};
 
 /// A SELECT of one partition with its work that depends only on the
 /// statement done: what [`CompiledSelect::run`] needs from each execution is
@@ -283,22 +283,14 @@ impl CompiledSelect {
         parts: &[KeyPart],
         values: &'v [Value],
     ) -> Option<SmallVec<[Cow<'v, Value>; 2]>> {
-        // A loop rather than `collect`: an `Option` collected into a
-        // `SmallVec` cost more than conforming the values.
-        let mut conformed_values = SmallVec::new();
-        for part in parts {
-            conformed_values.push(conformed(table, part, values)?);
-        }
-        Some(conformed_values)
+        each_or_none(parts, |p| conformed(table, p, values))
     }
 
     /// The clustering prefix's bind values, owned, as a key holds them.
     fn clustering_values(&self, table: &Table, values: &[Value]) -> Option<KeyValues> {
-        let mut key = KeyValues::new();
-        for part in &self.clustering {
-            key.push(conformed(table, part, values)?.into_owned());
-        }
-        Some(key)
+        each_or_none(&self.clustering, |p| {
+            conformed(table, p, values).map(Cow::into_owned)
+        })
     }
 
     fn slice_predicates<'t>(

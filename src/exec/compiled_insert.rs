@@ -31,6 +31,7 @@ use crate::syntax::ast::{Insert, InsertSource};
 use crate::types::{DataType, Value};
 
 use super::bind;
+use super::each_or_none;
 use super::mutation::{self, RowWrite};
 use super::restrict;
 use super::result::ResultSet;
@@ -169,12 +170,12 @@ impl CompiledInsert {
         values: &'v [Value],
         collection_size: usize,
     ) -> Option<BoundRow<'v>> {
-        let key = each(&self.partition_key, |p| key_value(p, values))?;
+        let key = each_or_none(&self.partition_key, |p| key_value(p, values))?;
         let position = restrict::partition_position(&key).ok()?;
-        let clustering = each(&self.clustering, |p| {
+        let clustering = each_or_none(&self.clustering, |p| {
             key_value(p, values).map(Cow::into_owned)
         })?;
-        let cells = each(&self.cells, |p| {
+        let cells = each_or_none(&self.cells, |p| {
             Some((p.slot, cell_value(p, values, collection_size)?))
         })?;
         Some(BoundRow {
@@ -219,19 +220,6 @@ impl CompiledInsert {
         result.plan = Some(plan.clone());
         result
     }
-}
-
-/// `f` of each of `parts`, unless it declines (`None`) for one: pushed
-/// one by one, which costs less than collecting an iterator of options.
-fn each<A: smallvec::Array>(
-    parts: &[Part],
-    mut f: impl FnMut(&Part) -> Option<A::Item>,
-) -> Option<SmallVec<A>> {
-    let mut out = SmallVec::new();
-    for part in parts {
-        out.push(f(part)?);
-    }
-    Some(out)
 }
 
 /// A key column's bind value as its column's type, unless it is null or

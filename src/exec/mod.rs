@@ -46,6 +46,21 @@ use crate::syntax::ast::{Batch, BatchKind, BatchStatement, Statement};
 
 use write::WriteEnv;
 
+/// `f` of each of `items`, or `None` as soon as `f` declines one. Pushed
+/// one by one: on the paths every prepared execution takes, collecting an
+/// iterator of options into a `SmallVec` cost more than the work itself.
+#[inline]
+pub(crate) fn each_or_none<T, A: smallvec::Array>(
+    items: &[T],
+    mut f: impl FnMut(&T) -> Option<A::Item>,
+) -> Option<smallvec::SmallVec<A>> {
+    let mut out = smallvec::SmallVec::new();
+    for item in items {
+        out.push(f(item)?);
+    }
+    Some(out)
+}
+
 /// A prepared statement compiled for its common executions: what
 /// [`compiled`] and [`compiled_insert`] make of the statements they serve.
 #[derive(Debug)]

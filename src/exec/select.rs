@@ -180,14 +180,10 @@ pub(crate) fn run(run: &mut Run<'_, '_>, select: &Select, plan: &Plan) -> Result
 /// The columns of a selection of plain columns only, which a row copies
 /// straight from storage; `None` when any selector computes its value.
 fn plain_columns<'t>(items: &[Sel<'t>]) -> Option<SmallVec<[&'t Column; 8]>> {
-    let mut columns = SmallVec::new();
-    for item in items {
-        match item {
-            Sel::Column(column) => columns.push(*column),
-            _ => return None,
-        }
-    }
-    Some(columns)
+    super::each_or_none(items, |item| match item {
+        Sel::Column(column) => Some(*column),
+        _ => None,
+    })
 }
 
 fn limit(
