@@ -215,6 +215,8 @@ pub struct Session {
     last_timestamp: i64,
     list_sequence: i64,
     limits: Limits,
+    /// Text INSERTs' shapes, compiled (see [`exec::text_insert`]).
+    text_inserts: exec::text_insert::TextInserts,
 }
 
 impl Default for Session {
@@ -247,6 +249,7 @@ impl Session {
             last_timestamp: i64::MIN,
             list_sequence: 0,
             limits: Limits::default(),
+            text_inserts: Default::default(),
         }
     }
 
@@ -284,8 +287,25 @@ impl Session {
 
     /// Parses and runs one statement.
     pub fn execute(&mut self, cql: &str) -> Result<ResultSet, Error> {
+        let shaped = cql.len() <= self.limits.statement_size;
+        if shaped {
+            let ready = self
+                .text_inserts
+                .prepare(cql, &self.ctx, &self.store, self.ctx_stamp);
+            if let Some(ready) = ready {
+                if let Some(result) =
+                    self.run_compiled_insert(&ready.insert, &ready.values, &ready.plan)
+                {
+                    return Ok(result);
+                }
+            }
+        }
         let statement = self.parse(cql)?;
-        self.execute_statement(&statement)
+        let result = self.execute_statement(&statement)?;
+        if let (true, Some(plan)) = (shaped, &result.plan) {
+            self.text_inserts.keep_plan(plan, self.ctx_stamp);
+        }
+        Ok(result)
     }
 
     /// The limits statements are held to (`[limits]` in `widerow.toml`).

@@ -162,6 +162,21 @@ fn plain_table(ctx: &PlanContext, table: &Table) -> bool {
 }
 
 impl CompiledInsert {
+    /// Each column written from a bind value, as the bind value's index,
+    /// the column's name and its type.
+    pub(crate) fn bind_columns(&self) -> impl Iterator<Item = (usize, &str, &DataType)> {
+        let parts = self.partition_key.iter();
+        parts
+            .chain(&self.clustering)
+            .chain(&self.cells)
+            .map(|p| (p.bind, p.name.as_str(), &p.data_type))
+    }
+
+    /// The bind value index of each partition key column, in key order.
+    pub(crate) fn partition_key_binds(&self) -> impl Iterator<Item = usize> + '_ {
+        self.partition_key.iter().map(|p| p.bind)
+    }
+
     /// Checks and converts bind `values`, or declines (`None`) when the
     /// general path must answer. `collection_size` is the session's
     /// `[limits]` bound on collection values.

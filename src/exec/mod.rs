@@ -9,7 +9,8 @@
 //! an INSERT of bind values — are also compiled once with their plan
 //! (`exec::compiled`, `exec::compiled_insert`) and run without most of that work;
 //! an execution they do not handle exactly as this path would takes this
-//! path.
+//! path. Text INSERTs of constants are run through the compiled INSERT of
+//! their shape (`exec::text_insert`).
 
 pub(crate) mod aggregate;
 mod bind;
@@ -28,6 +29,7 @@ mod rows;
 mod schema;
 mod select;
 mod selector;
+pub(crate) mod text_insert;
 mod view;
 mod views;
 mod write;

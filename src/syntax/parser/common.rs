@@ -155,8 +155,14 @@ pub(crate) fn literal_at(i: Tokens<'_>) -> Option<(Tokens<'_>, Literal)> {
 
 fn constant_at(i: Tokens<'_>) -> Option<(Tokens<'_>, Literal)> {
     let t = i.peek()?;
-    let text = i.text(t);
-    let literal = match t.kind {
+    let literal = token_constant(t.kind, i.text(t))?;
+    Some((i.advance(1), literal))
+}
+
+/// The constant a token of `kind` with `text` is, if it is one on its own
+/// (`NULL`, a keyword, is not: callers that accept it test for it first).
+pub(crate) fn token_constant(kind: TokenKind, text: &str) -> Option<Literal> {
+    Some(match kind {
         TokenKind::String => {
             let body = &text[1..text.len() - 1];
             // Most strings have no quote to unescape: a one-byte search is far
@@ -177,8 +183,7 @@ fn constant_at(i: Tokens<'_>) -> Option<(Tokens<'_>, Literal)> {
         TokenKind::Uuid => Literal::Uuid(text.to_ascii_lowercase()),
         TokenKind::Hex => Literal::Hex(text[2..].to_ascii_lowercase()),
         _ => return None,
-    };
-    Some((i.advance(1), literal))
+    })
 }
 
 /// A string constant, unquoted.

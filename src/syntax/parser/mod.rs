@@ -22,6 +22,7 @@ use super::keyword::Keyword;
 use super::lexer::{Token, TokenKind};
 use super::span::Span;
 use crate::error::Error;
+pub(crate) use common::token_constant;
 use input::{Class, CustomError, Expected, ExpectedSet, PResult, Shared, Tokens, Tracker};
 
 /// How deeply brackets, type parameters and chained type hints may nest.

@@ -1,0 +1,235 @@
+//! Text INSERTs of constants, run as the prepared statement of their shape.
+//!
+//! A script that loads data repeats one `INSERT … VALUES (constants)` with
+//! different constants. Parsing, planning and writing each one through the
+//! general path costs ten times what writing its row does. So a session
+//! keeps, per shape (the text with its constants cut out, see
+//! [`crate::syntax::shape`]), the statement compiled as if its constants
+//! were bind markers ([`CompiledInsert`]); a statement of that shape then
+//! converts its constants to its columns' types as the general path would
+//! ([`coerce`]) and is written as a prepared execution.
+//!
+//! The result must be the general path's, plan included, and a plan names
+//! the partition's key, token and replicas. The plan of the last partition
+//! the general path planned for a shape is kept: a statement of the same
+//! shape whose partition key constants are written the same way has the
+//! same plan, as an INSERT's plan depends only on its table and partition
+//! key. Loads arrive grouped by partition more often than not; a
+//! statement for a partition not seen last takes the general path, which
+//! plans it and leaves its plan for the next.
+//!
+//! Every doubt declines to the general path, before anything is written or
+//! a write timestamp taken: a shape that does not compile, a constant that
+//! does not convert, a value the compiled write would not take, a changed
+//! schema (the context stamp), a key written as `'now'`. That path then
+//! gives Cassandra's answer or error.
+
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+use crate::planner::{Plan, PlanContext};
+use crate::storage::Store;
+use crate::syntax::ast::{Literal, Statement};
+use crate::syntax::keyword::Keyword;
+use crate::syntax::lexer::{Token, TokenKind};
+use crate::syntax::shape::InsertShape;
+use crate::types::coerce::coerce;
+use crate::types::{DataType, Value};
+
+use super::compiled_insert::{compile_insert, CompiledInsert};
+
+/// How many shapes a session keeps. Past this the map is emptied and
+/// refilled: a script has a handful of shapes, and one that writes
+/// thousands of distinct ones gains nothing from keeping them.
+const KEPT_SHAPES: usize = 256;
+
+/// A session's text INSERT shapes and what each has compiled to.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct TextInserts {
+    /// The statement being run, cut (buffers reused).
+    cut: InsertShape,
+    /// Its partition key constants' text, as the plans are keyed.
+    key: String,
+    /// Whether the general path's plan for the statement being run is to
+    /// be kept: its shape compiled, but its partition was not the last.
+    awaiting_plan: bool,
+    shapes: FxHashMap<String, Shape>,
+}
+
+/// What one shape compiled to under one context stamp.
+#[derive(Debug, Clone)]
+struct Shape {
+    stamp: u64,
+    /// `None` when the shape is not one a compiled INSERT serves.
+    compiled: Option<Compiled>,
+}
+
+#[derive(Debug, Clone)]
+struct Compiled {
+    insert: Arc<CompiledInsert>,
+    /// Each constant's column name and type, in the order written.
+    columns: Vec<(String, DataType)>,
+    /// The index of each partition key column's constant, in key order.
+    partition_key: SmallVec<[usize; 2]>,
+    /// The plan of the last partition planned, and its key constants' text.
+    last_plan: Option<(String, Arc<Plan>)>,
+}
+
+/// A statement ready to be written as a prepared execution.
+pub(crate) struct Ready {
+    /// The shape's compiled INSERT.
+    pub(crate) insert: Arc<CompiledInsert>,
+    /// The constants, converted, in bind order.
+    pub(crate) values: SmallVec<[Value; 8]>,
+    /// The general path's plan for the statement.
+    pub(crate) plan: Arc<Plan>,
+}
+
+impl TextInserts {
+    /// `text` ready to be written by its shape, or `None` when the general
+    /// path must run it. `stamp` is the session's context stamp.
+    pub(crate) fn prepare(
+        &mut self,
+        text: &str,
+        ctx: &PlanContext,
+        store: &Store,
+        stamp: u64,
+    ) -> Option<Ready> {
+        self.awaiting_plan = false;
+        if !self.cut.read(text) {
+            return None;
+        }
+        let compiled = shape(&mut self.shapes, &self.cut, ctx, store, stamp)?;
+        if !partition_key_text(
+            &self.cut.constants,
+            &compiled.partition_key,
+            text,
+            &mut self.key,
+        ) {
+            return None;
+        }
+        let plan = match &compiled.last_plan {
+            Some((key, plan)) if *key == self.key => plan.clone(),
+            _ => {
+                self.awaiting_plan = true;
+                return None;
+            }
+        };
+        let values = each_constant(&self.cut.constants, &compiled.columns, text)?;
+        Some(Ready {
+            insert: compiled.insert.clone(),
+            values,
+            plan,
+        })
+    }
+
+    /// Keeps `plan`, the general path's plan for the statement
+    /// [`TextInserts::prepare`] last declined, for the next statement of
+    /// its shape and partition.
+    pub(crate) fn keep_plan(&mut self, plan: &Arc<Plan>, stamp: u64) {
+        if !std::mem::take(&mut self.awaiting_plan) {
+            return;
+        }
+        let Some(shape) = self.shapes.get_mut(&self.cut.text) else {
+            return;
+        };
+        if let (true, Some(compiled)) = (shape.stamp == stamp, &mut shape.compiled) {
+            compiled.last_plan = Some((self.key.clone(), plan.clone()));
+        }
+    }
+}
+
+/// The compiled form of the statement just `cut`, compiled now if its
+/// shape is new or was compiled under another context.
+fn shape<'s>(
+    shapes: &'s mut FxHashMap<String, Shape>,
+    cut: &InsertShape,
+    ctx: &PlanContext,
+    store: &Store,
+    stamp: u64,
+) -> Option<&'s Compiled> {
+    let fresh = matches!(shapes.get(&cut.text), Some(s) if s.stamp == stamp);
+    if !fresh {
+        if shapes.len() >= KEPT_SHAPES {
+            shapes.clear();
+        }
+        let shape = Shape {
+            stamp,
+            compiled: compile(cut, ctx, store),
+        };
+        shapes.insert(cut.text.clone(), shape);
+    }
+    shapes.get(&cut.text)?.compiled.as_ref()
+}
+
+/// Compiles a shape: its text parsed as a prepared INSERT, compiled as
+/// [`compile_insert`] compiles one.
+fn compile(cut: &InsertShape, ctx: &PlanContext, store: &Store) -> Option<Compiled> {
+    let statement = crate::syntax::parse_statement(&cut.text).ok()?;
+    let offsets = super::marker_offsets(&statement);
+    let Statement::Insert(insert) = &statement else {
+        return None;
+    };
+    if offsets.len() != cut.constants.len() {
+        return None;
+    }
+    let insert = compile_insert(ctx, store, insert, &offsets)?;
+    let mut columns: Vec<Option<(String, DataType)>> = vec![None; offsets.len()];
+    for (bind, name, data_type) in insert.bind_columns() {
+        *columns.get_mut(bind)? = Some((name.to_string(), data_type.clone()));
+    }
+    Some(Compiled {
+        columns: columns.into_iter().collect::<Option<_>>()?,
+        partition_key: insert.partition_key_binds().collect(),
+        insert: Arc::new(insert),
+        last_plan: None,
+    })
+}
+
+/// Writes the text of the partition key constants into `key`, each after
+/// its length so that no two lists give the same text. `false` when a key
+/// constant reads the clock (`'now'` as a timestamp), as its plan's token
+/// would change from one statement to the next.
+fn partition_key_text(
+    constants: &[Token],
+    partition_key: &[usize],
+    text: &str,
+    key: &mut String,
+) -> bool {
+    use std::fmt::Write;
+    key.clear();
+    for &at in partition_key {
+        let Some(token) = constants.get(at) else {
+            return false;
+        };
+        let constant = token.text(text);
+        if token.kind == TokenKind::String
+            && constant[1..constant.len() - 1].eq_ignore_ascii_case("now")
+        {
+            return false;
+        }
+        let _ = write!(key, "{}:{constant}", constant.len());
+    }
+    true
+}
+
+/// Each constant converted to its column's type as the general path
+/// converts it, or `None` if one does not convert (the general path then
+/// gives the error).
+fn each_constant(
+    constants: &[Token],
+    columns: &[(String, DataType)],
+    text: &str,
+) -> Option<SmallVec<[Value; 8]>> {
+    let mut values = SmallVec::with_capacity(constants.len());
+    for (token, (name, data_type)) in constants.iter().zip(columns) {
+        let literal = match token.kind {
+            TokenKind::Keyword(Keyword::Null) => Literal::Null,
+            kind => crate::syntax::token_constant(kind, token.text(text))?,
+        };
+        values.push(coerce(&literal, data_type, name).ok()?);
+    }
+    Some(values)
+}
