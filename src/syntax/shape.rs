@@ -25,6 +25,8 @@ pub struct InsertShape {
     pub text: String,
     /// The constants, in the order written (the markers' order in `text`).
     pub constants: Vec<Token>,
+    /// Where each marker is in `text`.
+    markers: Vec<usize>,
 }
 
 impl InsertShape {
@@ -34,6 +36,7 @@ impl InsertShape {
     pub fn read(&mut self, source: &str) -> bool {
         self.text.clear();
         self.constants.clear();
+        self.markers.clear();
         let mut copied = 0;
         let mut expect = Expect::Insert;
         for token in Lexer::new(source) {
@@ -43,6 +46,7 @@ impl InsertShape {
             };
             if expect == Expect::AfterConstant {
                 self.text.push_str(&source[copied..token.span.start]);
+                self.markers.push(self.text.len());
                 self.text.push('?');
                 copied = token.span.end;
                 self.constants.push(token);
@@ -53,6 +57,42 @@ impl InsertShape {
         }
         self.text.push_str(&source[copied..]);
         true
+    }
+
+    /// Reads `source` as a statement of the shape last read, which is
+    /// what a load repeats: only its constants are lexed. Returns `false`,
+    /// leaving the constants in an unspecified state, when `source` is not
+    /// of that shape (it may still be of another: see [`InsertShape::read`]).
+    ///
+    /// Where this succeeds, `read` gives the same shape and constants. The
+    /// text between constants is the shape's byte for byte, and it starts
+    /// and ends where the lexer is between tokens — after a constant, or at
+    /// `(`, `,` or white space before one, none of which a following
+    /// character can extend — so the lexer reads it as it did before.
+    pub fn read_like(&mut self, source: &str) -> bool {
+        self.constants.clear();
+        let mut at = 0;
+        let mut from = 0;
+        for &marker in &self.markers {
+            let between = &self.text[from..marker];
+            let Some(rest) = source.get(at..).and_then(|r| r.strip_prefix(between)) else {
+                return false;
+            };
+            at += between.len();
+            let Some(token) = Lexer::new(rest).next() else {
+                return false;
+            };
+            if token.span.start != 0 || !is_constant(token.kind) {
+                return false;
+            }
+            self.constants.push(Token {
+                kind: token.kind,
+                span: token.span.shifted(at),
+            });
+            at += token.span.end;
+            from = marker + 1;
+        }
+        source.get(at..) == Some(&self.text[from..])
     }
 }
 
@@ -128,6 +168,7 @@ fn is_constant(kind: TokenKind) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn cut(source: &str) -> Option<(String, Vec<String>)> {
         let mut shape = InsertShape::default();
@@ -177,6 +218,51 @@ mod tests {
             "SELECT * FROM t",
         ] {
             assert_eq!(cut(source), None, "{source}");
+        }
+    }
+
+    /// Pieces a statement's constants are drawn from: constants of every
+    /// kind, and text that is not one constant or runs into what follows.
+    const PIECES: &[&str] = &[
+        "1", "-5", "1.5e3", "1.", "'a'", "'it''s'", "'--'", "''", "$$x$$", "$$'$$", "true",
+        "NaN", "-NaN", "0xcafe", "1h30m", "P1D", "-P1D",
+        "123e4567-e89b-12d3-a456-426614174000", "null", "?", "- 1", "-abc", "1 2", "'open",
+        "1,2", "(1)", "a.b", "1e", "'x'/*", "/* c */ 1", "1 -- c", "\"q\"", "",
+    ];
+
+    fn statement() -> impl Strategy<Value = String> {
+        (
+            prop::sample::select(vec!["INSERT INTO t (a, b) VALUES (", "insert into ks.t(a,b)values("]),
+            prop::sample::select(PIECES),
+            prop::sample::select(vec![", ", ",", " ,  "]),
+            prop::sample::select(PIECES),
+            prop::sample::select(vec![")", ");", ") ;;", ")x", ") "]),
+        )
+            .prop_map(|(head, a, comma, b, tail)| format!("{head}{a}{comma}{b}{tail}"))
+    }
+
+    fn texts(shape: &InsertShape, source: &str) -> Vec<String> {
+        let constants = shape.constants.iter();
+        constants.map(|t| t.text(source).to_string()).collect()
+    }
+
+    proptest! {
+        /// Reading a statement as the last one's shape gives what reading it
+        /// afresh gives, and succeeds whenever the shapes are the same.
+        #[test]
+        fn read_like_agrees_with_read(first in statement(), second in statement()) {
+            let mut template = InsertShape::default();
+            prop_assume!(template.read(&first));
+            let mut fresh = InsertShape::default();
+            let fresh_ok = fresh.read(&second);
+            let like_ok = template.read_like(&second);
+            prop_assert_eq!(like_ok, fresh_ok && fresh.text == template.text);
+            if like_ok {
+                prop_assert_eq!(&template.text, &fresh.text);
+                prop_assert_eq!(texts(&template, &second), texts(&fresh, &second));
+                let kinds = |s: &InsertShape| s.constants.iter().map(|t| t.kind).collect::<Vec<_>>();
+                prop_assert_eq!(kinds(&template), kinds(&fresh));
+            }
         }
     }
 }
