@@ -35,7 +35,7 @@ use crate::syntax::ast::{Literal, Statement};
 use crate::syntax::keyword::Keyword;
 use crate::syntax::lexer::{Token, TokenKind};
 use crate::syntax::shape::InsertShape;
-use crate::types::coerce::coerce;
+use crate::types::coerce::{coerce, coerce_text};
 use crate::types::{DataType, Value};
 
 use super::compiled_insert::{compile_insert, CompiledInsert};
@@ -230,11 +230,40 @@ fn each_constant(
 ) -> Option<SmallVec<[Value; 8]>> {
     let mut values = SmallVec::with_capacity(constants.len());
     for (token, (name, data_type)) in constants.iter().zip(columns) {
-        let literal = match token.kind {
-            TokenKind::Keyword(Keyword::Null) => Literal::Null,
-            kind => crate::syntax::token_constant(kind, token.text(text))?,
+        let text = token.text(text);
+        let value = match plain_constant(token.kind, text) {
+            Some((kind, text)) => coerce_text(&kind, text, data_type)?,
+            None => {
+                let literal = match token.kind {
+                    TokenKind::Keyword(Keyword::Null) => Literal::Null,
+                    kind => crate::syntax::token_constant(kind, text)?,
+                };
+                coerce(&literal, data_type, name).ok()?
+            }
         };
-        values.push(coerce(&literal, data_type, name).ok()?);
+        values.push(value);
     }
     Some(values)
+}
+
+/// The commonest constants — a string with no quote to unescape, an
+/// integer, a float written in digits — as their kind (holding nothing)
+/// and the text the parser would give them, borrowed from the token's.
+fn plain_constant(kind: TokenKind, text: &str) -> Option<(Literal, &str)> {
+    match kind {
+        TokenKind::String => {
+            let body = &text[1..text.len() - 1];
+            (!body.contains('\'')).then_some((Literal::String(String::new()), body))
+        }
+        TokenKind::Integer => Some((Literal::Integer(String::new()), text)),
+        // `NaN` and `Infinity` are spelled over by the parser.
+        TokenKind::Float
+            if text
+                .bytes()
+                .all(|b| b.is_ascii_digit() || b".eE+-".contains(&b)) =>
+        {
+            Some((Literal::Float(String::new()), text))
+        }
+        _ => None,
+    }
 }
