@@ -95,6 +95,7 @@ fn table_pages() {
         column: 1,
         offset: 0,
         terminated: true,
+        lexes_cleanly: false,
     };
     // Two pages for the pager: every page with its header.
     assert_eq!(shell.run("x", &statement).out.len(), 2);

@@ -384,7 +384,7 @@ impl Shell {
     /// (`@`, `#`, a backtick …; cqlsh.md §1.4): the statement is not sent.
     /// JSON Lines keeps the server's `SyntaxException` record instead.
     fn lexing_error(&self, source: &str, statement: &ScriptStatement) -> Option<Reply> {
-        if self.settings.format == Format::Json {
+        if self.settings.format == Format::Json || statement.lexes_cleanly {
             return None;
         }
         let text = &statement.text;

@@ -21,7 +21,7 @@ use std::fmt;
 use std::io::{self, BufRead, Read};
 
 use super::keyword::Keyword;
-use super::lexer::{find_closing_quote, Lexer, TokenKind};
+use super::lexer::{find_closing_quote, Lexer, Token, TokenKind};
 use super::span::Span;
 
 /// One statement of a script, with where it starts.
@@ -38,6 +38,11 @@ pub struct ScriptStatement {
     /// Whether it ended with `;` (or, for a shell command, at its line's
     /// end). A statement cut off by the end of the script is not.
     pub terminated: bool,
+    /// Whether the splitter lexed it and none of its tokens is
+    /// [`TokenKind::Invalid`] (text the lexer cannot read), so that a shell
+    /// that reports such text need not lex it again. `false` for a
+    /// statement built by hand makes the shell look for itself.
+    pub lexes_cleanly: bool,
 }
 
 /// Why a script could not be read.
@@ -101,6 +106,8 @@ pub struct StatementSplitter<R> {
     /// statements already complete.
     failed: Option<ScriptError>,
     done: bool,
+    /// The tokens of the line being scanned (kept for the next line).
+    tokens: Vec<Token>,
 }
 
 /// What is known of the statement being collected.
@@ -110,6 +117,7 @@ struct Collecting {
     first: TokenKind,
     first_text: String,
     last: [Option<TokenKind>; 2],
+    has_invalid_token: bool,
 }
 
 impl<R: BufRead> StatementSplitter<R> {
@@ -130,6 +138,7 @@ impl<R: BufRead> StatementSplitter<R> {
             ready: Default::default(),
             failed: None,
             done: false,
+            tokens: Vec::new(),
         }
     }
 
@@ -255,7 +264,22 @@ impl<R: BufRead> StatementSplitter<R> {
             }
         }
         let rest_start = self.scan;
-        let tokens: Vec<_> = Lexer::new(&self.buf[rest_start..]).collect();
+        let mut tokens = std::mem::take(&mut self.tokens);
+        tokens.clear();
+        tokens.extend(Lexer::new(&self.buf[rest_start..]));
+        let left_open = self.note_tokens(&tokens, rest_start);
+        self.tokens = tokens;
+        if !left_open {
+            self.scan = self.buf.len();
+            self.end_of_line();
+        }
+        self.compact();
+    }
+
+    /// Notes `tokens`, lexed from `buf[rest_start..]`, handing out each
+    /// statement they end. Returns whether the last is left open (a string
+    /// or comment that goes on past the text).
+    fn note_tokens(&mut self, tokens: &[Token], rest_start: usize) -> bool {
         for token in tokens {
             let span = token.span.shifted(rest_start);
             if token.kind.is_unterminated() {
@@ -265,17 +289,14 @@ impl<R: BufRead> StatementSplitter<R> {
                     start: span.start,
                 });
                 self.scan = span.start;
-                self.compact();
-                return;
+                return true;
             }
             if self.note_token(token.kind, span) {
                 self.emit(span.end, true);
             }
             self.scan = span.end;
         }
-        self.scan = self.buf.len();
-        self.end_of_line();
-        self.compact();
+        false
     }
 
     fn find_closer(&self, open: OpenToken, added_at: usize) -> Option<usize> {
@@ -313,6 +334,7 @@ impl<R: BufRead> StatementSplitter<R> {
                 first: kind,
                 first_text: self.buf[span.range()].to_ascii_lowercase(),
                 last: [None, Some(kind)],
+                has_invalid_token: kind == TokenKind::Invalid,
             });
             return false;
         };
@@ -328,6 +350,7 @@ impl<R: BufRead> StatementSplitter<R> {
             }
         }
         statement.last = [statement.last[1], Some(kind)];
+        statement.has_invalid_token |= kind == TokenKind::Invalid;
         false
     }
 
@@ -363,6 +386,7 @@ impl<R: BufRead> StatementSplitter<R> {
             column,
             offset: self.buf_offset + statement.start,
             terminated,
+            lexes_cleanly: !statement.has_invalid_token,
         });
         self.advance_consumed(end);
     }
