@@ -99,7 +99,8 @@ fn push_padded(out: &mut String, mut n: u64, width: usize) {
         }
     }
     let start = at.min(digits.len().saturating_sub(width));
-    out.extend(digits[start..].iter().map(|&d| char::from(d)));
+    // Only ASCII digits: never fails.
+    out.push_str(std::str::from_utf8(&digits[start..]).unwrap_or_default());
 }
 
 /// Appends `year-MM-dd`, the year (not negative) padded to `year_width` digits.
