@@ -99,8 +99,7 @@ fn push_padded(out: &mut String, mut n: u64, width: usize) {
         }
     }
     let start = at.min(digits.len().saturating_sub(width));
-    // Only ASCII digits: never fails.
-    out.push_str(std::str::from_utf8(&digits[start..]).unwrap_or_default());
+    out.extend(digits[start..].iter().map(|&d| char::from(d)));
 }
 
 /// Appends `year-MM-dd`, the year (not negative) padded to `year_width` digits.

@@ -44,77 +44,16 @@ pub fn parse_timestamp(text: &str, now: impl FnOnce() -> i64) -> Result<i64, Par
     if text.eq_ignore_ascii_case("now") {
         return Ok(now());
     }
-    if let Some(canonical) = canonical_timestamp(text.as_bytes()) {
-        return canonical.ok_or_else(|| unable_to_coerce(text));
-    }
     if is_java_integer(text) {
         return text.parse::<i64>().map_err(|_| {
             ParseError::new(format!("Unable to make long (for date) from: '{text}'"))
         });
     }
-    parse_formatted_timestamp(text).ok_or_else(|| unable_to_coerce(text))
-}
-
-fn unable_to_coerce(text: &str) -> ParseError {
-    ParseError::new(format!(
-        "Unable to coerce '{text}' to a formatted date (long)"
-    ))
-}
-
-/// The commonest spelling — `yyyy-mm-dd hh:mm:ss`, `T` or a space between,
-/// an optional fraction of up to nine digits, and no zone, `Z` or an
-/// attached `±hhmm` — read without the general parser's cursor: `None`
-/// when `text` is not spelled so, else what [`parse_formatted_timestamp`]
-/// gives for it (the same fields and the same checks). Loads write every
-/// timestamp this way, cqlsh's own display among them.
-fn canonical_timestamp(text: &[u8]) -> Option<Option<i64>> {
-    let digits = |at: usize, n: usize| -> Option<i64> {
-        let field = text.get(at..at + n)?;
-        field
-            .iter()
-            .all(u8::is_ascii_digit)
-            .then(|| field.iter().fold(0, |v, d| v * 10 + i64::from(d - b'0')))
-    };
-    let punctuated = |at: usize, byte: u8| text.get(at) == Some(&byte);
-    if !(punctuated(4, b'-')
-        && punctuated(7, b'-')
-        && (punctuated(10, b' ') || punctuated(10, b'T'))
-        && punctuated(13, b':')
-        && punctuated(16, b':'))
-    {
-        return None;
-    }
-    let [year, month, day, hour, minute, second] =
-        [(0, 4), (5, 2), (8, 2), (11, 2), (14, 2), (17, 2)].map(|(at, n)| digits(at, n));
-    let (year, month, day) = (year?, month?, day?);
-    let (hour, minute, second) = (hour?, minute?, second?);
-    let mut at = 19;
-    let mut milli = 0;
-    if punctuated(at, b'.') {
-        let len = text[at + 1..]
-            .iter()
-            .take_while(|b| b.is_ascii_digit())
-            .count();
-        if !(1..=9).contains(&len) {
-            return None;
-        }
-        milli = digits(at + 1, len)?;
-        at += 1 + len;
-    }
-    let offset_minutes = match &text[at..] {
-        [] | [b'Z'] => 0,
-        [sign @ (b'+' | b'-'), ..] if text.len() == at + 5 => {
-            match gmt_offset(*sign == b'-', digits(at + 1, 2)?, digits(at + 3, 2)?) {
-                Some(offset) => offset,
-                None => return Some(None),
-            }
-        }
-        _ => return None,
-    };
-    Some(formatted_millis(
-        [year, month, day, hour, minute, second, milli],
-        offset_minutes,
-    ))
+    parse_formatted_timestamp(text).ok_or_else(|| {
+        ParseError::new(format!(
+            "Unable to coerce '{text}' to a formatted date (long)"
+        ))
+    })
 }
 
 /// Java's `Character.isWhitespace`: Unicode space separators except the non-breaking
@@ -236,16 +175,7 @@ fn parse_formatted_timestamp(text: &str) -> Option<i64> {
         return None;
     }
 
-    formatted_millis(
-        [year, month, day, hour, minute, second, milli],
-        offset_minutes,
-    )
-}
-
-/// The instant of the fields a formatted timestamp names, offset
-/// `offset_minutes` east of UTC, after the calendar's non-lenient checks.
-fn formatted_millis(fields: [i64; 7], offset_minutes: i64) -> Option<i64> {
-    let [year, month, day, hour, minute, second, milli] = fields;
+    // Non-lenient calendar field checks.
     if !(0..24).contains(&hour)
         || !(0..60).contains(&minute)
         || !(0..60).contains(&second)
@@ -370,47 +300,6 @@ fn julian_day_count(year: i64, month: u32, day: u32) -> i64 {
 mod tests {
     use super::*;
     use crate::types::serialize::hex;
-    use proptest::prelude::*;
-
-    /// Text near the canonical spelling: each field's usual width or not,
-    /// in range or not, and every separator and zone the parsers tell apart.
-    fn near_canonical() -> impl Strategy<Value = String> {
-        // Nine in ten below `limit` (a field's range and one past it), so
-        // that most dates are real ones.
-        let number = |widths: &'static [usize], limit: u64| {
-            (prop::sample::select(widths), any::<u64>()).prop_map(move |(w, n)| {
-                let n = if n % 10 > 0 { n / 10 % limit } else { n };
-                format!("{:0w$}", n % 10u64.pow(w as u32), w = w)
-            })
-        };
-        (
-            number(&[4, 4, 4, 3, 5], 3000),
-            number(&[2, 2, 1], 14),
-            number(&[2, 2, 3], 33),
-            prop::sample::select(vec![" ", "T", "  ", "t"]),
-            number(&[2, 2, 1], 25),
-            number(&[2, 2], 61),
-            number(&[2, 2, 1], 61),
-            prop::sample::select(vec!["", ".", ".0", ".123", ".000000", ".1234567890"]),
-            prop::sample::select(vec![
-                "", "Z", "+0000", "-0130", "+2400", "+0060", "+00:00", " UTC", "+00", "z", "x",
-            ]),
-        )
-            .prop_map(|(y, mo, d, sep, h, mi, s, frac, zone)| {
-                format!("{y}-{mo}-{d}{sep}{h}:{mi}:{s}{frac}{zone}")
-            })
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(2000))]
-
-        #[test]
-        fn canonical_spellings_read_as_the_general_parser_reads_them(text in near_canonical()) {
-            if let Some(fast) = canonical_timestamp(text.as_bytes()) {
-                prop_assert_eq!(fast, parse_formatted_timestamp(&text), "{}", text);
-            }
-        }
-    }
 
     #[test]
     fn timestamp_patterns() {
