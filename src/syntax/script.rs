@@ -108,6 +108,8 @@ pub struct StatementSplitter<R> {
     done: bool,
     /// The tokens of the line being scanned (kept for the next line).
     tokens: Vec<Token>,
+    /// The line being read, as bytes (kept for the next line).
+    line: Vec<u8>,
 }
 
 /// What is known of the statement being collected.
@@ -139,6 +141,7 @@ impl<R: BufRead> StatementSplitter<R> {
             failed: None,
             done: false,
             tokens: Vec::new(),
+            line: Vec::new(),
         }
     }
 
@@ -233,22 +236,31 @@ impl<R: BufRead> StatementSplitter<R> {
     }
 
     fn read_line(&mut self) -> Result<bool, ScriptError> {
-        let mut bytes = Vec::new();
-        let n = self
-            .reader
-            .read_until(b'\n', &mut bytes)
-            .map_err(ScriptError::Io)?;
-        if n == 0 {
-            return Ok(false);
-        }
-        self.lines_read += 1;
-        let line = String::from_utf8(bytes).map_err(|_| ScriptError::InvalidUtf8 {
-            line: self.lines_read,
-        })?;
+        let mut bytes = std::mem::take(&mut self.line);
+        bytes.clear();
+        let read = self.reader.read_until(b'\n', &mut bytes);
         let added_at = self.buf.len();
-        self.buf.push_str(&line);
-        self.scan_from(added_at);
-        Ok(true)
+        let outcome = match read {
+            Err(e) => Err(ScriptError::Io(e)),
+            Ok(0) => Ok(false),
+            Ok(_) => {
+                self.lines_read += 1;
+                match std::str::from_utf8(&bytes) {
+                    Ok(line) => {
+                        self.buf.push_str(line);
+                        Ok(true)
+                    }
+                    Err(_) => Err(ScriptError::InvalidUtf8 {
+                        line: self.lines_read,
+                    }),
+                }
+            }
+        };
+        self.line = bytes;
+        if let Ok(true) = outcome {
+            self.scan_from(added_at);
+        }
+        outcome
     }
 
     /// Lexes what has not been lexed yet; `added_at` is where the new text
