@@ -57,6 +57,10 @@ pub(crate) struct TextInserts {
     /// Whether the general path's plan for the statement being run is to
     /// be kept: its shape compiled, but its partition was not the last.
     awaiting_plan: bool,
+    /// The shape of `cut`, kept out of `shapes` while it is the one in use
+    /// so that a run of statements of one shape looks nothing up.
+    current: Option<Shape>,
+    /// Every other shape met, by its text.
     shapes: FxHashMap<String, Shape>,
 }
 
@@ -100,11 +104,19 @@ impl TextInserts {
         stamp: u64,
     ) -> Option<Ready> {
         self.awaiting_plan = false;
-        self.cut_is_shape = (self.cut_is_shape && self.cut.read_like(text)) || self.cut.read(text);
-        if !self.cut_is_shape {
-            return None;
+        if !(self.cut_is_shape && self.cut.read_like(text)) {
+            self.shelve_current();
+            self.cut_is_shape = self.cut.read(text);
+            if !self.cut_is_shape {
+                return None;
+            }
+            self.current = self.shapes.remove(&self.cut.text);
         }
-        let compiled = shape(&mut self.shapes, &self.cut, ctx, store, stamp)?;
+        if !matches!(&self.current, Some(shape) if shape.stamp == stamp) {
+            let compiled = compile(&self.cut, ctx, store);
+            self.current = Some(Shape { stamp, compiled });
+        }
+        let compiled = self.current.as_ref()?.compiled.as_ref()?;
         if !partition_key_text(
             &self.cut.constants,
             &compiled.partition_key,
@@ -135,36 +147,30 @@ impl TextInserts {
         if !std::mem::take(&mut self.awaiting_plan) {
             return;
         }
-        let Some(shape) = self.shapes.get_mut(&self.cut.text) else {
+        if let Some(Shape {
+            stamp: compiled_under,
+            compiled: Some(compiled),
+        }) = &mut self.current
+        {
+            if *compiled_under == stamp {
+                compiled.last_plan = Some((self.key.clone(), plan.clone()));
+            }
+        }
+    }
+
+    /// Puts the current shape back among the others, before `cut` is
+    /// overwritten by a statement of another shape.
+    fn shelve_current(&mut self) {
+        let Some(shape) = self.current.take() else {
             return;
         };
-        if let (true, Some(compiled)) = (shape.stamp == stamp, &mut shape.compiled) {
-            compiled.last_plan = Some((self.key.clone(), plan.clone()));
+        if self.cut_is_shape {
+            if self.shapes.len() >= KEPT_SHAPES {
+                self.shapes.clear();
+            }
+            self.shapes.insert(self.cut.text.clone(), shape);
         }
     }
-}
-
-/// The compiled form of the statement just `cut`, compiled now if its
-/// shape is new or was compiled under another context.
-fn shape<'s>(
-    shapes: &'s mut FxHashMap<String, Shape>,
-    cut: &InsertShape,
-    ctx: &PlanContext,
-    store: &Store,
-    stamp: u64,
-) -> Option<&'s Compiled> {
-    let fresh = matches!(shapes.get(&cut.text), Some(s) if s.stamp == stamp);
-    if !fresh {
-        if shapes.len() >= KEPT_SHAPES {
-            shapes.clear();
-        }
-        let shape = Shape {
-            stamp,
-            compiled: compile(cut, ctx, store),
-        };
-        shapes.insert(cut.text.clone(), shape);
-    }
-    shapes.get(&cut.text)?.compiled.as_ref()
 }
 
 /// Compiles a shape: its text parsed as a prepared INSERT, compiled as
