@@ -391,13 +391,25 @@ fn classify_word(word: &str) -> TokenKind {
     if let Some(keyword) = Keyword::lookup(word) {
         return TokenKind::Keyword(keyword);
     }
-    if word.eq_ignore_ascii_case("true") || word.eq_ignore_ascii_case("false") {
+    if is_boolean(word) {
         return TokenKind::Boolean;
     }
-    if is_iso_duration(word) {
+    // Only an upper-case `P` can start an ISO duration; testing it here
+    // keeps ordinary names out of the duration parser.
+    if word.starts_with('P') && is_iso_duration(word) {
         return TokenKind::Duration;
     }
     TokenKind::Ident
+}
+
+/// `true` or `false` in any case. The length picks the one word to compare
+/// with, so most names cost a single length test.
+fn is_boolean(word: &str) -> bool {
+    match word.len() {
+        4 => word.eq_ignore_ascii_case("true"),
+        5 => word.eq_ignore_ascii_case("false"),
+        _ => false,
+    }
 }
 
 /// The bytes that continue a word, `[A-Za-z0-9_]`, as a table: the quick
