@@ -806,14 +806,24 @@ mod tests {
         out
     }
 
+    /// A UUID whose first group reads as a number with an exponent up to
+    /// the first dash.
+    const UUID_LIKE: &str = "123e4567-e89b-12d3-a456-426614174000";
+
     /// Pieces whose neighbours change how they lex: word characters that
-    /// start UUIDs and durations, quotes, doubled punctuation, comments.
+    /// start UUIDs and durations, numbers of every shape (so that each is
+    /// also glued to letters, dots, dashes and punctuation), quotes, doubled
+    /// punctuation, comments.
     fn piece() -> impl proptest::strategy::Strategy<Value = &'static str> {
         proptest::sample::select(vec![
             "a", "P", "e", "x", "Z", "_", "0", "1", "9", "-", "+", "=", "<", ">", "!", ".", ",",
             ";", ":", "?", "*", "/", "%", "(", ")", "[", "]", "{", "}", "'", "\"", "$", "$$", " ",
             "\t", "\n", "\r", "\u{c}", "µ", "é", "@", "select", "NaN", "true", "P1D", "deadbeef",
-            "-12", "1.5", "0x1f", "'it''s'", "--", "/*", "*/",
+            "-12", "1.5", "0x1f", "'it''s'", "--", "/*", "*/", "E", "h", "m", "o", "s", "d", "42",
+            "007", "-7", "-0", "3.14", "-0.5", "1e5", "1E+5", "2.5e-3", "-1e10", "1.", "1.e5",
+            "1..2", "1e", "1e+", "1.5.", "9e9e9", "12345678", "123e4567", UUID_LIKE, "1h30m",
+            "5mo", "-3d", "1µs", "0X1F", "1a", "1_", "1-2", "1,2", "(1)", "-1;", "[1]", "{2}",
+            "-.",
         ])
     }
 
