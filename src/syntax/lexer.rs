@@ -391,13 +391,25 @@ fn classify_word(word: &str) -> TokenKind {
     if let Some(keyword) = Keyword::lookup(word) {
         return TokenKind::Keyword(keyword);
     }
-    if word.eq_ignore_ascii_case("true") || word.eq_ignore_ascii_case("false") {
+    if is_boolean(word) {
         return TokenKind::Boolean;
     }
-    if is_iso_duration(word) {
+    // Only an upper-case `P` can start an ISO duration; testing it here
+    // keeps ordinary names out of the duration parser.
+    if word.starts_with('P') && is_iso_duration(word) {
         return TokenKind::Duration;
     }
     TokenKind::Ident
+}
+
+/// `true` or `false` in any case. The length picks the one word to compare
+/// with, so most names cost a single length test.
+fn is_boolean(word: &str) -> bool {
+    match word.len() {
+        4 => word.eq_ignore_ascii_case("true"),
+        5 => word.eq_ignore_ascii_case("false"),
+        _ => false,
+    }
 }
 
 /// The bytes that continue a word, `[A-Za-z0-9_]`, as a table: the quick
@@ -414,8 +426,8 @@ const WORD_BYTES: [bool; 256] = {
 
 /// An iterator over the tokens of a text, comments included.
 ///
-/// The commonest tokens — names and keywords, strings, most punctuation —
-/// are read by hand, which is several times quicker than the generated
+/// The commonest tokens — names and keywords, strings, plain numbers, most
+/// punctuation — are read by hand, which is several times quicker than the generated
 /// scanner; anything else, and any word that a longer token might swallow,
 /// goes to the logos scanner, whose rules stay the definition of every
 /// token.
@@ -456,6 +468,8 @@ impl<'a> Lexer<'a> {
         };
         match rest.first()? {
             b'A'..=b'Z' | b'a'..=b'z' => self.quick_word(rest),
+            b'0'..=b'9' => quick_number(rest),
+            b'-' if rest.get(1).is_some_and(u8::is_ascii_digit) => quick_number(rest),
             b'\'' => Some(quick_string(rest)),
             b'(' => single(TokenKind::LParen),
             b')' => single(TokenKind::RParen),
@@ -613,6 +627,52 @@ fn quick_string(rest: &[u8]) -> (TokenKind, usize) {
     }
 }
 
+/// A plain decimal number at the start of `rest` — `-`? digits, then
+/// optionally `.` digits, then optionally `[eE][+-]?` digits — as the
+/// scanner kinds it: an integer unless it has a fraction or an exponent.
+/// Only taken when the byte after it ends every token that could start
+/// here; a letter, dot, dash or anything unusual after it (`1h`, `1.`,
+/// `1e`, `123e4567-…`, `0x1f`) leaves the number to the scanner.
+fn quick_number(rest: &[u8]) -> Option<(TokenKind, usize)> {
+    let sign = usize::from(rest.first() == Some(&b'-'));
+    let mut len = sign + leading_digits(&rest[sign..]);
+    let mut kind = TokenKind::Integer;
+    if rest.get(len) == Some(&b'.') {
+        let fraction = leading_digits(&rest[len + 1..]);
+        if fraction > 0 {
+            len += 1 + fraction;
+            kind = TokenKind::Float;
+        }
+    }
+    if matches!(rest.get(len), Some(b'e' | b'E')) {
+        let mut at = len + 1;
+        if matches!(rest.get(at), Some(b'+' | b'-')) {
+            at += 1;
+        }
+        let exponent = leading_digits(&rest[at..]);
+        if exponent > 0 {
+            len = at + exponent;
+            kind = TokenKind::Float;
+        }
+    }
+    ends_number(rest.get(len).copied()).then_some((kind, len))
+}
+
+/// How many ASCII digits `bytes` starts with.
+fn leading_digits(bytes: &[u8]) -> usize {
+    bytes.iter().take_while(|b| b.is_ascii_digit()).count()
+}
+
+/// Whether a number may end before `next`: white space the scanner skips,
+/// closing punctuation, a comma, a semicolon or the end of input. No token
+/// that starts with a digit or `-digit` continues with any of these.
+fn ends_number(next: Option<u8>) -> bool {
+    matches!(
+        next,
+        None | Some(b' ' | b'\t' | b'\r' | b'\n' | b',' | b')' | b';' | b']' | b'}')
+    )
+}
+
 /// All tokens of `source`, comments included.
 pub fn tokenize(source: &str) -> Vec<Token> {
     Lexer::new(source).collect()
@@ -746,14 +806,24 @@ mod tests {
         out
     }
 
+    /// A UUID whose first group reads as a number with an exponent up to
+    /// the first dash.
+    const UUID_LIKE: &str = "123e4567-e89b-12d3-a456-426614174000";
+
     /// Pieces whose neighbours change how they lex: word characters that
-    /// start UUIDs and durations, quotes, doubled punctuation, comments.
+    /// start UUIDs and durations, numbers of every shape (so that each is
+    /// also glued to letters, dots, dashes and punctuation), quotes, doubled
+    /// punctuation, comments.
     fn piece() -> impl proptest::strategy::Strategy<Value = &'static str> {
         proptest::sample::select(vec![
             "a", "P", "e", "x", "Z", "_", "0", "1", "9", "-", "+", "=", "<", ">", "!", ".", ",",
             ";", ":", "?", "*", "/", "%", "(", ")", "[", "]", "{", "}", "'", "\"", "$", "$$", " ",
             "\t", "\n", "\r", "\u{c}", "µ", "é", "@", "select", "NaN", "true", "P1D", "deadbeef",
-            "-12", "1.5", "0x1f", "'it''s'", "--", "/*", "*/",
+            "-12", "1.5", "0x1f", "'it''s'", "--", "/*", "*/", "E", "h", "m", "o", "s", "d", "42",
+            "007", "-7", "-0", "3.14", "-0.5", "1e5", "1E+5", "2.5e-3", "-1e10", "1.", "1.e5",
+            "1..2", "1e", "1e+", "1.5.", "9e9e9", "12345678", "123e4567", UUID_LIKE, "1h30m",
+            "5mo", "-3d", "1µs", "0X1F", "1a", "1_", "1-2", "1,2", "(1)", "-1;", "[1]", "{2}",
+            "-.",
         ])
     }
 
@@ -766,6 +836,23 @@ mod tests {
         ) {
             let text = pieces.concat();
             proptest::prop_assert_eq!(tokenize(&text), scanned_only(&text), "{:?}", text);
+        }
+    }
+
+    /// What the quick number path takes, as kind and length, or `None`
+    /// for what it leaves to the scanner.
+    fn quick_at_start(source: &str) -> Option<(TokenKind, usize)> {
+        Lexer::new(source).quick()
+    }
+
+    #[test]
+    fn quick_path_takes_only_numbers_that_end_cleanly() {
+        assert_eq!(quick_at_start("-5,"), Some((K::Integer, 2)));
+        assert_eq!(quick_at_start("1.5)"), Some((K::Float, 3)));
+        assert_eq!(quick_at_start("1e5"), Some((K::Float, 3)));
+        assert_eq!(quick_at_start("-2.5E-3;"), Some((K::Float, 7)));
+        for left in "1. 1..2 1e 1h 5mo 0x1f 1_ 1-2 123e4567-e89b".split_whitespace() {
+            assert_eq!(quick_at_start(left), None, "{left}");
         }
     }
 
