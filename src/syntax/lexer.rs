@@ -607,6 +607,10 @@ impl Iterator for Lexer<'_> {
             return Some(token);
         }
         self.skip_white_space();
+        if self.pos == self.source.len() {
+            // Nothing left: not worth starting the scanner to say so.
+            return None;
+        }
         match self.quick() {
             Some((kind, len)) => {
                 let span = Span::new(self.pos, self.pos + len);
