@@ -92,3 +92,15 @@ fn view_drops_empty_partition_key() {
 fn view_row_follows_base_liveness_ttl() {
     run_script("exec_ops", "view-row-follows-base-liveness-ttl.cql");
 }
+
+/// `exec_ops`: a write of a non-frozen collection `USING TIMESTAMP
+/// -9223372036854775808` (also an `INSERT … JSON` that sets an omitted
+/// collection to null) panicked in debug builds: the collection's deletion
+/// is stamped one before the write, and `i64::MIN - 1` overflowed in
+/// `write_value` (src/exec/write.rs). Cassandra computes `timestamp - 1`
+/// in Java, which wraps to `Long.MAX_VALUE`; the subtraction now wraps the
+/// same way.
+#[test]
+fn collection_overwrite_at_min_timestamp() {
+    run_script("exec_ops", "collection-overwrite-at-min-timestamp.cql");
+}

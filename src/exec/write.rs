@@ -383,7 +383,9 @@ fn write_value(
         ops.push(Op::DeleteCollection {
             row: row.clone(),
             slot,
-            timestamp: stamp.timestamp - 1,
+            // Cassandra's `timestamp - 1` is Java arithmetic: at
+            // `Long.MIN_VALUE` it wraps to `Long.MAX_VALUE`.
+            timestamp: stamp.timestamp.wrapping_sub(1),
         });
         add_elements(&column.data_type, row, slot, value, stamp, false, env, ops);
         return Ok(());
