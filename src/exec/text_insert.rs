@@ -104,6 +104,11 @@ impl TextInserts {
         stamp: u64,
     ) -> Option<Ready> {
         self.awaiting_plan = false;
+        if !starts_with_insert(text) {
+            // Left as it is: the shape in use stays in use for the INSERTs
+            // between which other statements run.
+            return None;
+        }
         if !(self.cut_is_shape && self.cut.read_like(text)) {
             self.shelve_current();
             self.cut_is_shape = self.cut.read(text);
@@ -171,6 +176,17 @@ impl TextInserts {
             self.shapes.insert(self.cut.text.clone(), shape);
         }
     }
+}
+
+/// Whether `text` starts with the word `INSERT` (after white space): any
+/// other statement is no shape, and is told so without lexing.
+fn starts_with_insert(text: &str) -> bool {
+    let text = text.trim_start_matches([' ', '\t', '\r', '\n']).as_bytes();
+    text.get(..6)
+        .is_some_and(|w| w.eq_ignore_ascii_case(b"insert"))
+        && !text
+            .get(6)
+            .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
 }
 
 /// Compiles a shape: its text parsed as a prepared INSERT, compiled as
@@ -271,5 +287,20 @@ fn plain_constant(kind: TokenKind, text: &str) -> Option<(Literal, &str)> {
             Some((Literal::Float(String::new()), text))
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::starts_with_insert;
+
+    #[test]
+    fn only_inserts_are_read_for_a_shape() {
+        for text in ["INSERT INTO t", " \n\tinsert(", "Insert"] {
+            assert!(starts_with_insert(text), "{text:?}");
+        }
+        for text in ["SELECT", "INSERTS", "insert_x", "-- c\nINSERT", "INSER", ""] {
+            assert!(!starts_with_insert(text), "{text:?}");
+        }
     }
 }
