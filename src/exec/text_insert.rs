@@ -181,7 +181,12 @@ impl TextInserts {
 /// Whether `text` starts with the word `INSERT` (after white space): any
 /// other statement is no shape, and is told so without lexing.
 fn starts_with_insert(text: &str) -> bool {
-    let text = text.trim_start_matches([' ', '\t', '\r', '\n']).as_bytes();
+    let bytes = text.as_bytes();
+    let blanks = bytes
+        .iter()
+        .take_while(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+        .count();
+    let text = &bytes[blanks..];
     text.get(..6)
         .is_some_and(|w| w.eq_ignore_ascii_case(b"insert"))
         && !text
