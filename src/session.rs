@@ -287,8 +287,7 @@ impl Session {
 
     /// Parses and runs one statement.
     pub fn execute(&mut self, cql: &str) -> Result<ResultSet, Error> {
-        let shaped = cql.len() <= self.limits.statement_size;
-        if shaped {
+        if cql.len() <= self.limits.statement_size {
             let ready = self
                 .text_inserts
                 .prepare(cql, &self.ctx, &self.store, self.ctx_stamp);
@@ -301,11 +300,7 @@ impl Session {
             }
         }
         let statement = self.parse(cql)?;
-        let result = self.execute_statement(&statement)?;
-        if let (true, Some(plan)) = (shaped, &result.plan) {
-            self.text_inserts.keep_plan(plan, self.ctx_stamp);
-        }
-        Ok(result)
+        self.execute_statement(&statement)
     }
 
     /// The limits statements are held to (`[limits]` in `widerow.toml`).

@@ -10,13 +10,13 @@
 //! ([`coerce`]) and is written as a prepared execution.
 //!
 //! The result must be the general path's, plan included, and a plan names
-//! the partition's key, token and replicas. The plan of the last partition
-//! the general path planned for a shape is kept: a statement of the same
-//! shape whose partition key constants are written the same way has the
-//! same plan, as an INSERT's plan depends only on its table and partition
-//! key. Loads arrive grouped by partition more often than not; a
-//! statement for a partition not seen last takes the general path, which
-//! plans it and leaves its plan for the next.
+//! the partition's key, token and replicas. A statement's plan is made by
+//! the planner from the shape's statement with the statement's constants
+//! put in place of the markers — the statement the parser would have made
+//! of the text — and kept: a statement of the same shape whose partition
+//! key constants are written the same way has the same plan, as an
+//! INSERT's plan depends only on its table and partition key, and loads
+//! arrive grouped by partition more often than not.
 //!
 //! Every doubt declines to the general path, before anything is written or
 //! a write timestamp taken: a shape that does not compile, a constant that
@@ -31,7 +31,7 @@ use smallvec::SmallVec;
 
 use crate::planner::{Plan, PlanContext};
 use crate::storage::Store;
-use crate::syntax::ast::{Literal, Statement};
+use crate::syntax::ast::{Insert, InsertSource, Literal, Statement, TermKind};
 use crate::syntax::keyword::Keyword;
 use crate::syntax::lexer::{Token, TokenKind};
 use crate::syntax::shape::InsertShape;
@@ -54,9 +54,6 @@ pub(crate) struct TextInserts {
     cut_is_shape: bool,
     /// Its partition key constants' text, as the plans are keyed.
     key: String,
-    /// Whether the general path's plan for the statement being run is to
-    /// be kept: its shape compiled, but its partition was not the last.
-    awaiting_plan: bool,
     /// The shape of `cut`, kept out of `shapes` while it is the one in use
     /// so that a run of statements of one shape looks nothing up.
     current: Option<Shape>,
@@ -74,6 +71,8 @@ struct Shape {
 
 #[derive(Debug, Clone)]
 struct Compiled {
+    /// The shape parsed, its constants bind markers.
+    statement: Statement,
     insert: Arc<CompiledInsert>,
     /// Each constant's column name and type, in the order written.
     columns: Vec<(String, DataType)>,
@@ -103,7 +102,6 @@ impl TextInserts {
         store: &Store,
         stamp: u64,
     ) -> Option<Ready> {
-        self.awaiting_plan = false;
         if !starts_with_insert(text) {
             // Left as it is: the shape in use stays in use for the INSERTs
             // between which other statements run.
@@ -121,7 +119,7 @@ impl TextInserts {
             let compiled = compile(&self.cut, ctx, store);
             self.current = Some(Shape { stamp, compiled });
         }
-        let compiled = self.current.as_ref()?.compiled.as_ref()?;
+        let compiled = self.current.as_mut()?.compiled.as_mut()?;
         if !partition_key_text(
             &self.cut.constants,
             &compiled.partition_key,
@@ -133,8 +131,9 @@ impl TextInserts {
         let plan = match &compiled.last_plan {
             Some((key, plan)) if *key == self.key => plan.clone(),
             _ => {
-                self.awaiting_plan = true;
-                return None;
+                let plan = Arc::new(plan_with_constants(compiled, &self.cut, text, ctx)?);
+                compiled.last_plan = Some((self.key.clone(), plan.clone()));
+                plan
             }
         };
         let values = each_constant(&self.cut.constants, &compiled.columns, text)?;
@@ -143,24 +142,6 @@ impl TextInserts {
             values,
             plan,
         })
-    }
-
-    /// Keeps `plan`, the general path's plan for the statement
-    /// [`TextInserts::prepare`] last declined, for the next statement of
-    /// its shape and partition.
-    pub(crate) fn keep_plan(&mut self, plan: &Arc<Plan>, stamp: u64) {
-        if !std::mem::take(&mut self.awaiting_plan) {
-            return;
-        }
-        if let Some(Shape {
-            stamp: compiled_under,
-            compiled: Some(compiled),
-        }) = &mut self.current
-        {
-            if *compiled_under == stamp {
-                compiled.last_plan = Some((self.key.clone(), plan.clone()));
-            }
-        }
     }
 
     /// Puts the current shape back among the others, before `cut` is
@@ -205,17 +186,53 @@ fn compile(cut: &InsertShape, ctx: &PlanContext, store: &Store) -> Option<Compil
     if offsets.len() != cut.constants.len() {
         return None;
     }
-    let insert = compile_insert(ctx, store, insert, &offsets)?;
+    let compiled = compile_insert(ctx, store, insert, &offsets)?;
     let mut columns: Vec<Option<(String, DataType)>> = vec![None; offsets.len()];
-    for (bind, name, data_type) in insert.bind_columns() {
+    for (bind, name, data_type) in compiled.bind_columns() {
         *columns.get_mut(bind)? = Some((name.to_string(), data_type.clone()));
     }
     Some(Compiled {
         columns: columns.into_iter().collect::<Option<_>>()?,
-        partition_key: insert.partition_key_binds().collect(),
-        insert: Arc::new(insert),
+        partition_key: compiled.partition_key_binds().collect(),
+        insert: Arc::new(compiled),
+        statement,
         last_plan: None,
     })
+}
+
+/// The plan of the statement `cut` holds: the shape's statement with the
+/// constants, as the parser reads them, in place of its markers (the
+/// VALUES terms, in order). `None` when the planner refuses it: the
+/// general path then gives the refusal.
+fn plan_with_constants(
+    compiled: &Compiled,
+    cut: &InsertShape,
+    text: &str,
+    ctx: &PlanContext,
+) -> Option<Plan> {
+    let mut statement = compiled.statement.clone();
+    let Statement::Insert(Insert {
+        source: InsertSource::Values { values, .. },
+        ..
+    }) = &mut statement
+    else {
+        return None;
+    };
+    if values.len() != cut.constants.len() {
+        return None;
+    }
+    for (term, token) in values.iter_mut().zip(&cut.constants) {
+        term.kind = TermKind::Literal(constant(token, text)?);
+    }
+    crate::planner::plan_statement(ctx, &statement).ok()
+}
+
+/// The constant a token is, as the parser reads it.
+fn constant(token: &Token, text: &str) -> Option<Literal> {
+    match token.kind {
+        TokenKind::Keyword(Keyword::Null) => Some(Literal::Null),
+        kind => crate::syntax::token_constant(kind, token.text(text)),
+    }
 }
 
 /// Writes the text of the partition key constants into `key`, each after
@@ -257,16 +274,9 @@ fn each_constant(
 ) -> Option<SmallVec<[Value; 8]>> {
     let mut values = SmallVec::with_capacity(constants.len());
     for (token, (name, data_type)) in constants.iter().zip(columns) {
-        let text = token.text(text);
-        let value = match plain_constant(token.kind, text) {
-            Some((kind, text)) => coerce_text(&kind, text, data_type)?,
-            None => {
-                let literal = match token.kind {
-                    TokenKind::Keyword(Keyword::Null) => Literal::Null,
-                    kind => crate::syntax::token_constant(kind, text)?,
-                };
-                coerce(&literal, data_type, name).ok()?
-            }
+        let value = match plain_constant(token.kind, token.text(text)) {
+            Some((kind, plain)) => coerce_text(&kind, plain, data_type)?,
+            None => coerce(&constant(token, text)?, data_type, name).ok()?,
         };
         values.push(value);
     }
