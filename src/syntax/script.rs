@@ -236,31 +236,22 @@ impl<R: BufRead> StatementSplitter<R> {
     }
 
     fn read_line(&mut self) -> Result<bool, ScriptError> {
-        let mut bytes = std::mem::take(&mut self.line);
-        bytes.clear();
-        let read = self.reader.read_until(b'\n', &mut bytes);
-        let added_at = self.buf.len();
-        let outcome = match read {
-            Err(e) => Err(ScriptError::Io(e)),
-            Ok(0) => Ok(false),
-            Ok(_) => {
-                self.lines_read += 1;
-                match std::str::from_utf8(&bytes) {
-                    Ok(line) => {
-                        self.buf.push_str(line);
-                        Ok(true)
-                    }
-                    Err(_) => Err(ScriptError::InvalidUtf8 {
-                        line: self.lines_read,
-                    }),
-                }
-            }
-        };
-        self.line = bytes;
-        if let Ok(true) = outcome {
-            self.scan_from(added_at);
+        self.line.clear();
+        let n = self
+            .reader
+            .read_until(b'\n', &mut self.line)
+            .map_err(ScriptError::Io)?;
+        if n == 0 {
+            return Ok(false);
         }
-        outcome
+        self.lines_read += 1;
+        let line = std::str::from_utf8(&self.line).map_err(|_| ScriptError::InvalidUtf8 {
+            line: self.lines_read,
+        })?;
+        let added_at = self.buf.len();
+        self.buf.push_str(line);
+        self.scan_from(added_at);
+        Ok(true)
     }
 
     /// Lexes what has not been lexed yet; `added_at` is where the new text
