@@ -48,19 +48,15 @@ pub fn coerce(literal: &Literal, ty: &DataType, column: &str) -> Result<Value, E
     }
 }
 
-/// [`coerce`] of a constant of `kind`'s kind (its text ignored) whose text,
-/// as [`literal_text`] gives it, is `text`; `None` where `coerce` fails.
-/// For callers that hold the text already, so that no constant is built
-/// for it: the empty strings of `kind` allocate nothing.
+/// [`coerce`] of a constant other than `NULL` or a blob, of `kind`'s kind
+/// (its text ignored) and whose text, as [`literal_text`] gives it, is
+/// `text`; `None` where `coerce` fails. For callers that hold the text
+/// already, so that no constant is built for it: the empty strings of
+/// `kind` allocate nothing.
 pub(crate) fn coerce_text(kind: &Literal, text: &str, ty: &DataType) -> Option<Value> {
-    if !literal_assignable(kind, ty) {
-        return None;
-    }
-    match kind {
-        Literal::Null => Some(Value::Null),
-        Literal::Hex(_) => None,
-        _ => from_string(ty, text).ok(),
-    }
+    literal_assignable(kind, ty)
+        .then(|| from_string(ty, text).ok())
+        .flatten()
 }
 
 /// The kind of constant, as Cassandra names it in messages.
