@@ -140,6 +140,9 @@ fn toggle(rest: &str) -> Option<Toggle> {
     }
 }
 
+/// The longest word that starts a shell command.
+const LONGEST_COMMAND: &str = "consistency";
+
 /// Parses `text` as a shell command, or `None` when it is CQL.
 pub fn parse(text: &str) -> Option<Command> {
     let body = body(text);
@@ -147,9 +150,14 @@ pub fn parse(text: &str) -> Option<Command> {
         Some(i) => (&body[..i], body[i..].trim()),
         None => (body, ""),
     };
-    let word = word.to_ascii_lowercase();
+    // Lowercased on the stack: every statement a script runs is asked.
+    let mut lower = [0u8; LONGEST_COMMAND.len()];
+    let lower = lower.get_mut(..word.len())?;
+    lower.copy_from_slice(word.as_bytes());
+    lower.make_ascii_lowercase();
+    let word = std::str::from_utf8(lower).ok()?;
     let improper = |name: &str| Some(Command::Improper(format!("Improper {name} command.")));
-    match word.as_str() {
+    match word {
         "describe" | "desc" => Some(Command::Describe(rest.to_string())),
         "expand" => toggle(rest)
             .map(Command::Expand)

@@ -310,7 +310,7 @@ fn close_doubled_quote(lex: &mut logos::Lexer<Raw>, quote: u8) -> bool {
 /// `body[0]`, skipping doubled quotes.
 pub(crate) fn find_closing_quote(body: &[u8], quote: u8) -> Option<usize> {
     let mut i = 0;
-    while let Some(pos) = body[i..].iter().position(|&b| b == quote) {
+    while let Some(pos) = memchr::memchr(quote, &body[i..]) {
         let at = i + pos;
         if body.get(at + 1) == Some(&quote) {
             i = at + 2;
