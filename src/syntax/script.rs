@@ -22,6 +22,7 @@ use std::io::{self, BufRead, Read};
 
 use super::keyword::Keyword;
 use super::lexer::{find_closing_quote, Lexer, Token, TokenKind};
+use super::shape::InsertShape;
 use super::span::Span;
 
 /// One statement of a script, with where it starts.
@@ -110,6 +111,13 @@ pub struct StatementSplitter<R> {
     tokens: Vec<Token>,
     /// The line being read, as bytes (kept for the next line).
     line: Vec<u8>,
+    /// The shape of the last INSERT handed out, when it was a plain INSERT
+    /// of constants ending in `;`: a load repeats it, and a statement of
+    /// that shape is handed out by matching it, lexing only its constants.
+    template: Option<InsertShape>,
+    /// Whether to match statements against `template` at all (turned off
+    /// only by tests, to compare with lexing everything).
+    use_templates: bool,
 }
 
 /// What is known of the statement being collected.
@@ -142,6 +150,8 @@ impl<R: BufRead> StatementSplitter<R> {
             done: false,
             tokens: Vec::new(),
             line: Vec::new(),
+            template: None,
+            use_templates: true,
         }
     }
 
@@ -266,6 +276,7 @@ impl<R: BufRead> StatementSplitter<R> {
                 None => return,
             }
         }
+        self.emit_repeated_inserts();
         let rest_start = self.scan;
         let mut tokens = std::mem::take(&mut self.tokens);
         tokens.clear();
@@ -295,11 +306,63 @@ impl<R: BufRead> StatementSplitter<R> {
                 return true;
             }
             if self.note_token(token.kind, span) {
+                self.learn_template(tokens, rest_start, span.end);
                 self.emit(span.end, true);
             }
             self.scan = span.end;
         }
         false
+    }
+
+    /// Hands out each statement at `scan` that is of `template`'s shape,
+    /// complete on the lines read, without lexing more than its constants.
+    /// The lexer would read it the same way: see [`InsertShape::read_prefix`].
+    fn emit_repeated_inserts(&mut self) {
+        let Some(mut template) = self.template.take() else {
+            return;
+        };
+        while self.statement.is_none() {
+            let rest = &self.buf[self.scan..];
+            let start = self.scan + (rest.len() - rest.trim_start_matches(CQL_BLANKS).len());
+            let Some(len) = template.read_prefix(&self.buf[start..]) else {
+                break;
+            };
+            self.statement = Some(Collecting {
+                start,
+                first: TokenKind::Keyword(Keyword::Insert),
+                first_text: String::new(),
+                last: [None, None],
+                has_invalid_token: false,
+            });
+            self.emit(start + len, true);
+            self.scan = start + len;
+        }
+        self.template = Some(template);
+    }
+
+    /// Keeps the shape of the statement about to be handed out, ending at
+    /// the `;` at `end`, when it is a plain INSERT of constants lexed whole
+    /// into `tokens` (lexed from `buf[rest_start..]`).
+    fn learn_template(&mut self, tokens: &[Token], rest_start: usize, end: usize) {
+        let Some(statement) = &self.statement else {
+            return;
+        };
+        let insert = statement.first == TokenKind::Keyword(Keyword::Insert);
+        if !self.use_templates || !insert || statement.start < rest_start {
+            return;
+        }
+        let start = statement.start;
+        let first = tokens.partition_point(|t| t.span.start + rest_start < start);
+        let last = tokens.partition_point(|t| t.span.end + rest_start <= end);
+        let shift = start - rest_start;
+        let own = tokens[first..last].iter().map(|t| Token {
+            kind: t.kind,
+            span: Span::new(t.span.start - shift, t.span.end - shift),
+        });
+        let mut template = self.template.take().unwrap_or_default();
+        if template.read_tokens(&self.buf[start..end], own) {
+            self.template = Some(template);
+        }
     }
 
     fn find_closer(&self, open: OpenToken, added_at: usize) -> Option<usize> {
@@ -397,10 +460,8 @@ impl<R: BufRead> StatementSplitter<R> {
     /// Marks `buf[..end]` as handed out, counting its lines once.
     fn advance_consumed(&mut self, end: usize) {
         if end > self.consumed {
-            let newlines = self.buf[self.consumed..end]
-                .bytes()
-                .filter(|&b| b == b'\n')
-                .count();
+            let newlines =
+                memchr::memchr_iter(b'\n', &self.buf.as_bytes()[self.consumed..end]).count();
             self.consumed_line += newlines;
             self.consumed = end;
         }
@@ -518,6 +579,7 @@ pub fn split_statements_with_line_commands<S: AsRef<str>>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn texts(script: &str) -> Vec<String> {
         split_statements(script)
@@ -718,6 +780,89 @@ mod tests {
         assert_eq!(
             (last.text.as_str(), last.line, last.offset),
             (".\nSELECT 1;", 3, 22)
+        );
+    }
+    /// Pieces scripts are drawn from: INSERTs of one shape and of others,
+    /// statements around them, and text that breaks a statement across
+    /// lines, leaves it open or is not CQL.
+    const SCRIPT_PIECES: &[&str] = &[
+        "INSERT INTO t (k, v) VALUES (1, 'a');",
+        "INSERT INTO t (k, v) VALUES (22, 'b;c');",
+        "INSERT INTO t (k, v) VALUES (-3, $$d$$);",
+        "INSERT INTO t (k, v) VALUES (1.5e3, 'it''s');",
+        "INSERT INTO t (k, v) VALUES (1, 'a') ;",
+        "INSERT INTO t (k, v) VALUES (1, 'a')",
+        "INSERT INTO t (k, v) VALUES (1, 'a'",
+        "INSERT INTO t (k, v) VALUES (1, 'open",
+        "INSERT INTO t (k, v) VALUES (1, 'two\nlines');",
+        "INSERT INTO t (k, v) VALUES (1h, 'a');",
+        "INSERT INTO t (k, v) VALUES (1e, 'a');",
+        "INSERT INTO t (k, v) VALUES (?, 'a');",
+        "INSERT INTO t (k, v) VALUES (1, 'a') -- c\n;",
+        "INSERT INTO t (k, v) VALUES (1, /* c */ 'a');",
+        "INSERT INTO t (k, v) VALUES (1, @);",
+        "insert into t(k,v)values(2,'x');",
+        "INSERT INTO u (k) VALUES (0x0f);",
+        "INSERT INTO u (k) VALUES (null);",
+        "INSERT",
+        "SELECT * FROM t;",
+        "BEGIN BATCH",
+        "APPLY BATCH;",
+        "expand on",
+        "-- comment ;",
+        "/* open",
+        "*/",
+        ";",
+        "é",
+        "",
+    ];
+
+    /// A script of `pieces` joined by the separators chosen with them.
+    fn script() -> impl Strategy<Value = String> {
+        let separator = prop::sample::select(vec![" ", "", "\n", "\r\n", "\n\n", "\t"]);
+        prop::collection::vec((prop::sample::select(SCRIPT_PIECES), separator), 0..24).prop_map(
+            |parts| {
+                parts
+                    .into_iter()
+                    .map(|(piece, separator)| format!("{piece}{separator}"))
+                    .collect()
+            },
+        )
+    }
+
+    fn split(script: &str, use_templates: bool) -> Vec<String> {
+        let mut splitter =
+            StatementSplitter::new(script.as_bytes()).with_line_commands(&["expand", "insert"]);
+        splitter.use_templates = use_templates;
+        splitter.map(|s| format!("{s:?}")).collect()
+    }
+
+    proptest! {
+        /// Handing out a load's statements by their shape changes nothing:
+        /// the statements, their positions and flags are what lexing every
+        /// token gives.
+        #[test]
+        fn templates_split_as_lexing_does(script in script()) {
+            prop_assert_eq!(split(&script, true), split(&script, false));
+        }
+    }
+
+    #[test]
+    fn a_load_is_split_by_the_shape_of_its_first_insert() {
+        let script = "INSERT INTO t (k) VALUES (1);\nINSERT INTO t (k) VALUES (2);\n";
+        let mut splitter = StatementSplitter::new(script.as_bytes());
+        assert_eq!(splitter.next().unwrap().unwrap().line, 1);
+        let template = splitter.template.as_ref().map(|t| t.text.as_str());
+        assert_eq!(template, Some("INSERT INTO t (k) VALUES (?);"));
+        let second = splitter.next().unwrap().unwrap();
+        assert_eq!(
+            (
+                second.text.as_str(),
+                second.line,
+                second.offset,
+                second.lexes_cleanly
+            ),
+            ("INSERT INTO t (k) VALUES (2);", 2, 30, true)
         );
     }
 }

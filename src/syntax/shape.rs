@@ -34,12 +34,19 @@ impl InsertShape {
     /// the buffers in an unspecified state) when it is not a plain INSERT
     /// of constants.
     pub fn read(&mut self, source: &str) -> bool {
+        self.read_tokens(source, Lexer::new(source))
+    }
+
+    /// [`InsertShape::read`] of `source` already lexed into `tokens`
+    /// (every token of it, comments included, with spans into `source`):
+    /// a caller that has lexed the statement need not lex it again.
+    pub fn read_tokens(&mut self, source: &str, tokens: impl IntoIterator<Item = Token>) -> bool {
         self.text.clear();
         self.constants.clear();
         self.markers.clear();
         let mut copied = 0;
         let mut expect = Expect::Insert;
-        for token in Lexer::new(source) {
+        for token in tokens {
             expect = match expect.next(token.kind) {
                 Some(next) => next,
                 None => return false,
@@ -70,20 +77,25 @@ impl InsertShape {
     /// `(`, `,` or white space before one, none of which a following
     /// character can extend — so the lexer reads it as it did before.
     pub fn read_like(&mut self, source: &str) -> bool {
+        self.read_prefix(source) == Some(source.len())
+    }
+
+    /// Reads the start of `source` as a statement of the shape last read,
+    /// as [`InsertShape::read_like`] reads a whole one, and returns how
+    /// long that statement is: a script splitter hands out a load's
+    /// statements this way without lexing them. The shape's text must end
+    /// in a `;` for the statement to end where the lexer would end it.
+    pub fn read_prefix(&mut self, source: &str) -> Option<usize> {
         self.constants.clear();
         let mut at = 0;
         let mut from = 0;
         for &marker in &self.markers {
             let between = &self.text[from..marker];
-            let Some(rest) = source.get(at..).and_then(|r| r.strip_prefix(between)) else {
-                return false;
-            };
+            let rest = source.get(at..)?.strip_prefix(between)?;
             at += between.len();
-            let Some(token) = Lexer::new(rest).next() else {
-                return false;
-            };
+            let token = Lexer::new(rest).next()?;
             if token.span.start != 0 || !is_constant(token.kind) {
-                return false;
+                return None;
             }
             self.constants.push(Token {
                 kind: token.kind,
@@ -92,7 +104,11 @@ impl InsertShape {
             at += token.span.end;
             from = marker + 1;
         }
-        source.get(at..) == Some(&self.text[from..])
+        let tail = &self.text[from..];
+        source
+            .get(at..)?
+            .starts_with(tail)
+            .then_some(at + tail.len())
     }
 }
 
