@@ -427,9 +427,9 @@ impl Session {
         plan: &Arc<Plan>,
     ) -> Option<ResultSet> {
         let row = insert.bind(values, self.limits.collection_size)?;
-        // The clock is read as `run_planned` reads it: now, then the timestamp.
+        // The clock is read once, as `run_planned` reads it.
         let now_micros = self.clock.now_micros();
-        let timestamp = self.next_timestamp();
+        let timestamp = self.next_timestamp(now_micros);
         Some(insert.write(&mut self.store, row, timestamp, now_micros, plan))
     }
 
@@ -471,10 +471,9 @@ impl Session {
         self.clock.now_micros()
     }
 
-    /// The write timestamp of the next write: the clock's microseconds,
+    /// The write timestamp of a write at clock time `now` (microseconds):
     /// strictly increasing like the drivers' monotonic timestamp generator.
-    fn next_timestamp(&mut self) -> i64 {
-        let now = self.clock.now_micros();
+    fn next_timestamp(&mut self, now: i64) -> i64 {
         self.last_timestamp = now.max(self.last_timestamp.saturating_add(1));
         self.last_timestamp
     }
@@ -507,7 +506,7 @@ impl Session {
         let timestamp = if matches!(statement, Statement::Select(_)) {
             now_micros
         } else {
-            self.next_timestamp()
+            self.next_timestamp(now_micros)
         };
         let ids = &mut self.ids;
         let timeuuids = &mut self.timeuuids;
