@@ -83,7 +83,8 @@ pub struct Metrics {
     /// Rows in the result.
     pub rows_returned: u64,
     /// The nodes the coordinator contacted, from the plan's routing.
-    pub nodes_contacted: Vec<String>,
+    /// Shared with the plan, whose nodes they are.
+    pub nodes_contacted: std::sync::Arc<[String]>,
 }
 
 /// The result of one statement.

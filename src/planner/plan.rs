@@ -185,7 +185,8 @@ pub struct Plan {
     /// The coordinator node.
     pub coordinator: String,
     /// Every node the statement reaches.
-    pub nodes: Vec<String>,
+    /// Shared: every result of the plan names them.
+    pub nodes: std::sync::Arc<[String]>,
     /// What a user should know about the cost.
     pub warnings: Vec<String>,
 }

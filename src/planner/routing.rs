@@ -281,7 +281,7 @@ impl ComposedKey {
     }
 }
 
-fn names(ctx: &PlanContext, nodes: &[NodeIndex]) -> Vec<String> {
+fn names<C: FromIterator<String>>(ctx: &PlanContext, nodes: &[NodeIndex]) -> C {
     nodes.iter().map(|n| ctx.ring.node(*n).id.clone()).collect()
 }
 
@@ -607,10 +607,11 @@ pub(crate) fn batch_plan(plans: Vec<Plan>) -> Result<Plan, Error> {
                 }
             }
         }
-        for node in plan.nodes {
-            if !combined.nodes.contains(&node) {
-                combined.nodes.push(node);
-            }
+        let new_nodes = plan.nodes.iter().filter(|n| !combined.nodes.contains(n));
+        let new_nodes: Vec<&String> = new_nodes.collect();
+        if !new_nodes.is_empty() {
+            let nodes = combined.nodes.iter().chain(new_nodes);
+            combined.nodes = nodes.cloned().collect();
         }
         if combined.class != plan.class {
             combined.class = QueryClass::PartitionScan;

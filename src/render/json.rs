@@ -147,7 +147,7 @@ mod tests {
             partitions_touched: 1,
             rows_scanned: 3,
             rows_returned: 3,
-            nodes_contacted: vec!["node1".into()],
+            nodes_contacted: vec!["node1".to_string()].into(),
         };
         let record = result_record(None, 3, &result, true);
         assert_eq!(

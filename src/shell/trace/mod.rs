@@ -170,7 +170,7 @@ fn roles(session: &Session, plan: &Plan, result: &ResultSet) -> Vec<Role> {
     };
     set(&plan.coordinator, &|r| r.coordinator = true);
     if plan.class == QueryClass::ScatterGather {
-        for node in &plan.nodes {
+        for node in plan.nodes.iter() {
             set(node, &|r| r.asked = true);
         }
     }
