@@ -14,7 +14,7 @@
 //! one that is never served.
 
 use super::keyword::Keyword;
-use super::lexer::{Lexer, Token, TokenKind};
+use super::lexer::{first_token, Lexer, Token, TokenKind};
 
 /// A text INSERT cut into its shape and its constants. The buffers are
 /// kept from one statement to the next.
@@ -93,7 +93,7 @@ impl InsertShape {
             let between = &self.text[from..marker];
             let rest = source.get(at..)?.strip_prefix(between)?;
             at += between.len();
-            let token = Lexer::new(rest).next()?;
+            let token = first_token(rest)?;
             if token.span.start != 0 || !is_constant(token.kind) {
                 return None;
             }
