@@ -862,6 +862,14 @@ mod tests {
             let text = pieces.concat();
             proptest::prop_assert_eq!(tokenize(&text), scanned_only(&text), "{:?}", text);
         }
+
+        #[test]
+        fn first_token_is_the_lexers_first(
+            pieces in proptest::collection::vec(piece(), 0..6),
+        ) {
+            let text = pieces.concat();
+            proptest::prop_assert_eq!(first_token(&text), Lexer::new(&text).next(), "{:?}", text);
+        }
     }
 
     /// What the quick number path takes, as kind and length, or `None`
