@@ -217,6 +217,9 @@ pub struct Session {
     limits: Limits,
     /// Text INSERTs' shapes, compiled (see [`exec::text_insert`]).
     text_inserts: exec::text_insert::TextInserts,
+    /// Where a compiled write serializes its partition key, kept from one
+    /// write to the next so that finding the partition allocates nothing.
+    key_bytes: Vec<u8>,
 }
 
 impl Default for Session {
@@ -250,6 +253,7 @@ impl Session {
             list_sequence: 0,
             limits: Limits::default(),
             text_inserts: Default::default(),
+            key_bytes: Vec::new(),
         }
     }
 
@@ -366,8 +370,10 @@ impl Session {
         match cached.compiled.as_deref() {
             Some(exec::Compiled::Select(select)) => {
                 let now_micros = self.clock.now_micros();
+                let (ctx, store) = (&self.ctx, &self.store);
+                let plan = &cached.plan;
                 if let Some(result) =
-                    select.run(&self.ctx, &self.store, values, now_micros, &cached.plan)
+                    select.run(ctx, store, values, now_micros, plan, &mut self.key_bytes)
                 {
                     return Ok(result);
                 }
@@ -426,10 +432,10 @@ impl Session {
         values: &[Value],
         plan: &Arc<Plan>,
     ) -> Option<ResultSet> {
-        let row = insert.bind(values, self.limits.collection_size)?;
+        let row = insert.bind(values, self.limits.collection_size, &mut self.key_bytes)?;
         // The clock is read once, as `run_planned` reads it.
         let now_micros = self.clock.now_micros();
-        let timestamp = self.next_timestamp(now_micros);
+        let timestamp = next_timestamp(&mut self.last_timestamp, now_micros);
         Some(insert.write(&mut self.store, row, timestamp, now_micros, plan))
     }
 
@@ -471,13 +477,6 @@ impl Session {
         self.clock.now_micros()
     }
 
-    /// The write timestamp of a write at clock time `now` (microseconds):
-    /// strictly increasing like the drivers' monotonic timestamp generator.
-    fn next_timestamp(&mut self, now: i64) -> i64 {
-        self.last_timestamp = now.max(self.last_timestamp.saturating_add(1));
-        self.last_timestamp
-    }
-
     fn run(&mut self, statement: &Statement, binds: &exec::Binds) -> Result<ResultSet, Error> {
         if planner::is_schema_statement(statement) {
             // Even a failed schema statement may have touched the context.
@@ -506,7 +505,7 @@ impl Session {
         let timestamp = if matches!(statement, Statement::Select(_)) {
             now_micros
         } else {
-            self.next_timestamp(now_micros)
+            next_timestamp(&mut self.last_timestamp, now_micros)
         };
         let ids = &mut self.ids;
         let timeuuids = &mut self.timeuuids;
@@ -532,4 +531,12 @@ impl Session {
         result.plan = Some(plan);
         Ok(result)
     }
+}
+
+/// The write timestamp of a write at clock time `now` (microseconds), after
+/// the session's `last`: strictly increasing like the drivers' monotonic
+/// timestamp generator.
+fn next_timestamp(last: &mut i64, now: i64) -> i64 {
+    *last = now.max(last.saturating_add(1));
+    *last
 }

@@ -25,7 +25,8 @@ use smallvec::SmallVec;
 use crate::planner::{Direction, Plan, PlanContext, QueryClass};
 use crate::schema::{Column, ColumnKind, Table};
 use crate::storage::{
-    bounds_ordered, ClusteringKey, KeyValues, Partition, Store, StoredKey, StoredRow, TableData,
+    bounds_ordered, ClusteringKey, KeyValues, Partition, PositionRef, Store, StoredKey, StoredRow,
+    TableData,
 };
 use crate::syntax::ast::{Operator, RelationKind, Select, Term, TermKind};
 use crate::types::Value;
@@ -226,7 +227,8 @@ fn compile_limit(term: &Term, offsets: &[usize]) -> Option<Limit> {
 
 impl CompiledSelect {
     /// Runs the statement with bind `values` at `now_micros`, or declines
-    /// (`None`) when the general path must answer.
+    /// (`None`) when the general path must answer. The partition key is
+    /// serialized into `key_bytes`, a buffer the caller keeps.
     pub(crate) fn run(
         &self,
         ctx: &PlanContext,
@@ -234,20 +236,25 @@ impl CompiledSelect {
         values: &[Value],
         now_micros: i64,
         plan: &Arc<Plan>,
+        key_bytes: &mut Vec<u8>,
     ) -> Option<ResultSet> {
         if values.len() != self.markers {
             return None;
         }
         let table = ctx.catalog.table(&self.keyspace, &self.table)?;
         let key = self.conformed(table, &self.partition_key, values)?;
-        let position = restrict::partition_position(&key).ok()?;
+        let token = restrict::partition_token_into(&key, key_bytes).ok()?;
+        let position = PositionRef {
+            token,
+            key: key_bytes,
+        };
         let limit = self.limit(values)?;
         let empty = TableData::default();
         let data = store
             .table_in(&self.keyspace, &self.table)
             .unwrap_or(&empty);
         let mut result = ResultSet::rows(self.columns.clone(), Rows::default());
-        if let Some(partition) = data.partition(&position) {
+        if let Some(partition) = data.partitions.get_at(position) {
             let read = Read {
                 table,
                 data,

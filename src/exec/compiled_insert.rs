@@ -24,9 +24,7 @@ use smallvec::SmallVec;
 
 use crate::planner::{Plan, PlanContext};
 use crate::schema::{ColumnKind, Table};
-use crate::storage::{
-    ClusteringKey, Expiry, KeyValues, Liveness, PartitionPosition, Store, TableData,
-};
+use crate::storage::{ClusteringKey, Expiry, KeyValues, Liveness, PositionRef, Store, TableData};
 use crate::syntax::ast::{Insert, InsertSource};
 use crate::types::{DataType, Value};
 
@@ -76,7 +74,8 @@ struct Part {
 /// that an execution allocates nothing of its own to hold them.
 pub(crate) struct BoundRow<'v> {
     key: SmallVec<[Cow<'v, Value>; 2]>,
-    position: PartitionPosition,
+    /// The partition's token, and its key's bytes in the caller's buffer.
+    position: PositionRef<'v>,
     clustering: KeyValues,
     /// Each regular column's slot and value (`Null` for a tombstone).
     cells: SmallVec<[(usize, Value); 4]>,
@@ -179,14 +178,20 @@ impl CompiledInsert {
 
     /// Checks and converts bind `values`, or declines (`None`) when the
     /// general path must answer. `collection_size` is the session's
-    /// `[limits]` bound on collection values.
+    /// `[limits]` bound on collection values; the partition key is
+    /// serialized into `key_bytes`, a buffer the caller keeps.
     pub(crate) fn bind<'v>(
         &self,
         values: &'v [Value],
         collection_size: usize,
+        key_bytes: &'v mut Vec<u8>,
     ) -> Option<BoundRow<'v>> {
         let key = each_or_none(&self.partition_key, |p| key_value(p, values))?;
-        let position = restrict::partition_position(&key).ok()?;
+        let token = restrict::partition_token_into(&key, key_bytes).ok()?;
+        let position = PositionRef {
+            token,
+            key: key_bytes,
+        };
         let clustering = each_or_none(&self.clustering, |p| {
             key_value(p, values).map(Cow::into_owned)
         })?;

@@ -6,8 +6,8 @@ use std::ops::Bound as StdBound;
 
 use crate::schema::Table;
 use crate::storage::{
-    Cell, ClusteringKey, Liveness, Partition, PartitionPosition, RangeDeletion, Row, RowEdit,
-    RowEntry, Slot, Store, StoredRow, TableData,
+    Cell, ClusteringKey, Liveness, Partition, PartitionPosition, PositionRef, RangeDeletion, Row,
+    RowEdit, RowEntry, Slot, Store, StoredRow, TableData,
 };
 use crate::types::Value;
 
@@ -138,7 +138,7 @@ pub(crate) struct RowWrite<'v> {
 /// [`Op::Liveness`] and [`Op::Cell`]s.
 pub(crate) fn apply_row(
     data: &mut TableData,
-    position: PartitionPosition,
+    position: PositionRef<'_>,
     key: impl FnOnce() -> Box<[Value]>,
     row: RowWrite<'_>,
     now_secs: i64,
@@ -199,24 +199,52 @@ fn write_row(
 /// there is none — and keeps the partition only if it has content left.
 fn in_partition(
     data: &mut TableData,
-    position: PartitionPosition,
+    position: impl WritePosition,
     key: impl FnOnce() -> Box<[Value]>,
     write: impl FnOnce(&mut Partition),
 ) {
-    match data.partitions.get_mut(&position) {
+    match data.partitions.get_mut_at(position.at()) {
         Some(partition) => {
             write(partition);
             if !partition_has_content(partition) {
-                data.partitions.remove(&position);
+                data.partitions.remove(&position.into_owned());
             }
         }
         None => {
             let mut partition = Partition::new(key());
             write(&mut partition);
             if partition_has_content(&partition) {
-                data.partitions.insert(position, partition);
+                data.partitions.insert(position.into_owned(), partition);
             }
         }
+    }
+}
+
+/// A partition's position as a write names it: owned, or borrowed from a
+/// key composed for the one write (its bytes copied only for a partition
+/// the write creates, or removes).
+trait WritePosition {
+    fn at(&self) -> PositionRef<'_>;
+    fn into_owned(self) -> PartitionPosition;
+}
+
+impl WritePosition for PartitionPosition {
+    fn at(&self) -> PositionRef<'_> {
+        self.borrowed()
+    }
+
+    fn into_owned(self) -> PartitionPosition {
+        self
+    }
+}
+
+impl WritePosition for PositionRef<'_> {
+    fn at(&self) -> PositionRef<'_> {
+        *self
+    }
+
+    fn into_owned(self) -> PartitionPosition {
+        self.to_owned()
     }
 }
 

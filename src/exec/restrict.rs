@@ -356,16 +356,29 @@ fn token_value(
 pub(crate) fn partition_position<V: std::borrow::Borrow<Value>>(
     key: &[V],
 ) -> Result<crate::storage::PartitionPosition, Error> {
-    let bytes = Value::compose_key(key)?;
+    let mut bytes = Vec::new();
+    let token = partition_token_into(key, &mut bytes)?;
+    Ok(crate::storage::PartitionPosition {
+        token,
+        key: bytes.into_boxed_slice(),
+    })
+}
+
+/// The Murmur3 token of a partition key, its serialized bytes left in
+/// `bytes` (cleared first): [`partition_position`] in a buffer the caller
+/// keeps, for the point reads and writes that only look the partition up.
+pub(crate) fn partition_token_into<V: std::borrow::Borrow<Value>>(
+    key: &[V],
+    bytes: &mut Vec<u8>,
+) -> Result<i64, Error> {
+    bytes.clear();
+    Value::compose_key_into(key, bytes)?;
     if key.len() == 1 && bytes.is_empty() {
         // Cassandra validates every key a statement names.
         return Err(Error::invalid("Key may not be empty"));
     }
     crate::cluster::murmur3::check_key_len(bytes.len())?;
-    Ok(crate::storage::PartitionPosition {
-        token: crate::cluster::murmur3::murmur3_token(&bytes),
-        key: bytes.into_boxed_slice(),
-    })
+    Ok(crate::cluster::murmur3::murmur3_token(bytes))
 }
 
 fn serialize_parts(key: &[Value]) -> Result<Vec<Vec<u8>>, Error> {

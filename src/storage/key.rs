@@ -33,6 +33,50 @@ impl Hash for PartitionPosition {
     }
 }
 
+impl PartitionPosition {
+    /// The position borrowed, to look its partition up.
+    pub fn borrowed(&self) -> PositionRef<'_> {
+        PositionRef {
+            token: self.token,
+            key: &self.key,
+        }
+    }
+}
+
+/// A [`PartitionPosition`] whose key bytes are borrowed: a point read or
+/// write composes its key in a buffer of its own and finds the partition
+/// with it, boxing the bytes only for a partition it creates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PositionRef<'k> {
+    /// The Murmur3 token.
+    pub token: i64,
+    /// The serialized partition key.
+    pub key: &'k [u8],
+}
+
+impl PositionRef<'_> {
+    /// The position with its own copy of the key.
+    pub fn to_owned(self) -> PartitionPosition {
+        PartitionPosition {
+            token: self.token,
+            key: self.key.into(),
+        }
+    }
+}
+
+/// Hashed as the [`PartitionPosition`] it borrows: by token alone.
+impl Hash for PositionRef<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.token.hash(state);
+    }
+}
+
+impl hashbrown::Equivalent<PartitionPosition> for PositionRef<'_> {
+    fn equivalent(&self, key: &PartitionPosition) -> bool {
+        self.token == key.token && self.key == &*key.key
+    }
+}
+
 /// Where a clustering key sits relative to the keys it is a prefix of:
 /// stored keys are [`Bound::Exact`]; `Before`/`After` make a prefix compare
 /// below or above every key that starts with it, for range reads.

@@ -24,7 +24,7 @@ use rustc_hash::FxHashMap;
 
 pub use cell::{Cell, Collection, Element, Expiry, Liveness, Slot};
 pub use compact::Compact;
-pub use key::{Bound, ClusteringKey, KeyValues, PartitionPosition, StoredKey};
+pub use key::{Bound, ClusteringKey, KeyValues, PartitionPosition, PositionRef, StoredKey};
 pub use partition::{bounds_ordered, prefetch_ahead, Partition, RangeDeletion};
 pub use partitions::PartitionMap;
 pub use row::{Row, Slots, INLINE_SLOTS};

@@ -13,21 +13,21 @@
 //! costs little memory, where a bucket holding the whole partition would
 //! waste its size in every empty slot.
 
-use std::collections::hash_map::Entry;
 use std::collections::BTreeSet;
 use std::fmt;
 use std::ops::RangeBounds;
 
-use rustc_hash::FxHashMap;
+use hashbrown::hash_map::Entry;
+use rustc_hash::FxBuildHasher;
 
-use super::key::PartitionPosition;
+use super::key::{PartitionPosition, PositionRef};
 use super::partition::Partition;
 
 /// Partitions by position: lookups by hash, iteration in token order (then
 /// key bytes), as a full scan reads them in Cassandra.
 #[derive(Clone, Default)]
 pub struct PartitionMap {
-    by_position: FxHashMap<PartitionPosition, Box<Partition>>,
+    by_position: hashbrown::HashMap<PartitionPosition, Box<Partition>, FxBuildHasher>,
     order: BTreeSet<PartitionPosition>,
 }
 
@@ -49,12 +49,22 @@ impl PartitionMap {
 
     /// The partition at `position`: one hash probe, the point lookup path.
     pub fn get(&self, position: &PartitionPosition) -> Option<&Partition> {
-        self.by_position.get(position).map(|p| &**p)
+        self.get_at(position.borrowed())
+    }
+
+    /// The partition at a borrowed `position`.
+    pub fn get_at(&self, position: PositionRef<'_>) -> Option<&Partition> {
+        self.by_position.get(&position).map(|p| &**p)
     }
 
     /// The partition at `position` for writing, without touching the order.
     pub fn get_mut(&mut self, position: &PartitionPosition) -> Option<&mut Partition> {
-        self.by_position.get_mut(position).map(|p| &mut **p)
+        self.get_mut_at(position.borrowed())
+    }
+
+    /// The partition at a borrowed `position` for writing.
+    pub fn get_mut_at(&mut self, position: PositionRef<'_>) -> Option<&mut Partition> {
+        self.by_position.get_mut(&position).map(|p| &mut **p)
     }
 
     /// The partition at `position`, created by `new` if absent: the order

@@ -51,25 +51,35 @@ impl Value {
     /// for its two-byte length makes the whole key too long, which
     /// [`crate::cluster::murmur3::check_key_len`] refuses.
     pub fn compose_key<V: std::borrow::Borrow<Value>>(parts: &[V]) -> Result<Vec<u8>, Error> {
+        let mut out = Vec::new();
+        Value::compose_key_into(parts, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Value::compose_key`] appended to `out`, which a caller composing
+    /// one key after another keeps (room for the key is reserved at once).
+    pub fn compose_key_into<V: std::borrow::Borrow<Value>>(
+        parts: &[V],
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
         let framing = if parts.len() == 1 { 0 } else { 3 };
         let exact: Option<usize> = parts
             .iter()
             .map(|part| Some(part.borrow().known_serialized_len()? + framing))
             .sum();
-        let mut out = Vec::with_capacity(exact.unwrap_or(24 * parts.len()));
+        out.reserve(exact.unwrap_or(24 * parts.len()));
         if let [only] = parts {
-            only.borrow().serialize_into(&mut out)?;
-            return Ok(out);
+            return only.borrow().serialize_into(out);
         }
         for part in parts {
             let at = out.len();
             out.extend_from_slice(&[0, 0]);
-            part.borrow().serialize_into(&mut out)?;
+            part.borrow().serialize_into(out)?;
             let len = (out.len() - at - 2).min(usize::from(u16::MAX)) as u16;
             out[at..at + 2].copy_from_slice(&len.to_be_bytes());
             out.push(0x00);
         }
-        Ok(out)
+        Ok(())
     }
 
     /// Cassandra's serialized form of the value: the bytes a token is computed from.
