@@ -91,6 +91,21 @@ impl Compact {
         }
     }
 
+    /// The value as a number, when it is an integer kept inline (a
+    /// timestamp, a date, a time or an integer): where a search for it
+    /// among others of its kind can guess it is.
+    #[inline]
+    pub fn as_integer(&self) -> Option<i64> {
+        Some(match *self {
+            Compact::Int(v) => i64::from(v),
+            Compact::Bigint(v) | Compact::Timestamp(v) | Compact::Time(v) => v,
+            Compact::Date(v) => i64::from(v),
+            Compact::Smallint(v) => i64::from(v),
+            Compact::Tinyint(v) => i64::from(v),
+            _ => return None,
+        })
+    }
+
     /// Runs `f` on the value without copying a boxed one or dropping an
     /// inline one (which owns nothing).
     #[inline]

@@ -185,6 +185,19 @@ impl ClusteringKey {
         }
     }
 
+    /// The first value as a number, when the key has exactly one value of
+    /// an integer-like type (the kinds [`Compact::as_integer`] reads).
+    pub(super) fn single_integer(&self) -> Option<i64> {
+        Some(match self.values.as_slice() {
+            [Value::Int(v)] => i64::from(*v),
+            [Value::Bigint(v) | Value::Timestamp(v) | Value::Time(v)] => *v,
+            [Value::Date(v)] => i64::from(*v),
+            [Value::Smallint(v)] => i64::from(*v),
+            [Value::Tinyint(v)] => i64::from(*v),
+            _ => return None,
+        })
+    }
+
     fn directed(&self, i: usize, order: Ordering) -> Ordering {
         if i < 32 && self.descending & (1 << i) != 0 {
             order.reverse()
@@ -257,6 +270,16 @@ impl StoredKey {
     /// `descending`.
     pub fn to_key(&self, descending: u32) -> ClusteringKey {
         ClusteringKey::exact(self.values(), descending)
+    }
+
+    /// The key as a number, when it is one integer-like value (see
+    /// [`Compact::as_integer`]).
+    #[inline]
+    pub(super) fn as_integer(&self) -> Option<i64> {
+        match &self.0 {
+            KeyRepr::One(value) => value.as_integer(),
+            KeyRepr::Many(_) => None,
+        }
     }
 
     /// Where this key sits relative to `key`, in `key`'s clustering order:

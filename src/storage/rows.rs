@@ -112,12 +112,17 @@ impl RowMap {
     /// key past the other chunks' goes. A lookup in a partition of one
     /// chunk then reads only the keys its search probes, each a wait on
     /// memory in a large table.
-    fn partition_point(&self, before: impl Fn(&StoredKey) -> bool) -> Pos {
+    ///
+    /// `probe` is the key `before` compares with: within its chunk the
+    /// search starts from a guess at where its value sits
+    /// ([`partition_point_from_guess`]).
+    fn partition_point(&self, probe: &ClusteringKey, before: impl Fn(&StoredKey) -> bool) -> Pos {
         let Some((_, others)) = self.chunks.split_last() else {
             return (0, 0);
         };
         let c = others.partition_point(|chunk| chunk.keys.last().is_some_and(&before));
-        (c, self.chunks[c].keys.partition_point(&before))
+        let i = partition_point_from_guess(&self.chunks[c].keys, probe, &before);
+        (c, i)
     }
 
     fn end(&self) -> Pos {
@@ -142,7 +147,7 @@ impl RowMap {
     /// Where `key` is, or where it would go, by binary search alone: what
     /// a read wants, for which the last key is one more place to fetch.
     fn find(&self, key: &ClusteringKey) -> (usize, Result<usize, usize>) {
-        let (c, i) = self.partition_point(|k| k.cmp_to(key).is_lt());
+        let (c, i) = self.partition_point(key, |k| k.cmp_to(key).is_lt());
         match self.chunks.get(c) {
             Some(chunk) if chunk.keys.get(i).is_some_and(|k| k.cmp_to(key).is_eq()) => (c, Ok(i)),
             _ => (c, Err(i)),
@@ -301,13 +306,13 @@ impl RowMap {
     fn bounds(&self, start: Bound<&ClusteringKey>, end: Bound<&ClusteringKey>) -> (Pos, Pos) {
         let lo = match start {
             Bound::Unbounded => (0, 0),
-            Bound::Included(s) => self.partition_point(|k| k.cmp_to(s).is_lt()),
-            Bound::Excluded(s) => self.partition_point(|k| k.cmp_to(s).is_le()),
+            Bound::Included(s) => self.partition_point(s, |k| k.cmp_to(s).is_lt()),
+            Bound::Excluded(s) => self.partition_point(s, |k| k.cmp_to(s).is_le()),
         };
         let hi = match end {
             Bound::Unbounded => self.end(),
-            Bound::Included(e) => self.partition_point(|k| k.cmp_to(e).is_le()),
-            Bound::Excluded(e) => self.partition_point(|k| k.cmp_to(e).is_lt()),
+            Bound::Included(e) => self.partition_point(e, |k| k.cmp_to(e).is_le()),
+            Bound::Excluded(e) => self.partition_point(e, |k| k.cmp_to(e).is_lt()),
         };
         (lo, hi.max(lo))
     }
@@ -473,10 +478,111 @@ impl<'a> IntoIterator for &'a RowMap {
     }
 }
 
+/// `keys.partition_point(before)`, starting from a guess at where
+/// `probe`'s value sits when both are single integers (a timestamp, a
+/// sequence number).
+///
+/// A binary search reads about seven of a chunk's keys, and in a table
+/// larger than the caches each is a wait on memory. Rows written at a
+/// steady pace (a reading a minute) sit where the line from the first key
+/// to the last puts them, so the search reads those two and the key at the
+/// guess, usually with its neighbour in the same cache line. The guess
+/// only decides where to look: whatever it is, the keys at and beside it
+/// bound the answer, and a binary search finds it in what is left.
+fn partition_point_from_guess(
+    keys: &[StoredKey],
+    probe: &ClusteringKey,
+    before: impl Fn(&StoredKey) -> bool,
+) -> usize {
+    let Some(g) = guess(keys, probe) else {
+        return keys.partition_point(before);
+    };
+    if before(&keys[g]) {
+        let after = &keys[g + 1..];
+        match after.first() {
+            Some(next) if before(next) => g + 2 + after[1..].partition_point(before),
+            _ => g + 1,
+        }
+    } else if g == 0 || before(&keys[g - 1]) {
+        g
+    } else {
+        keys[..g - 1].partition_point(before)
+    }
+}
+
+/// Where `probe`'s value would sit among `keys` if they were evenly
+/// spread from the first to the last (ascending or descending), or `None`
+/// when either is not a single integer.
+fn guess(keys: &[StoredKey], probe: &ClusteringKey) -> Option<usize> {
+    let target = probe.single_integer()? as f64;
+    let first = keys.first()?.as_integer()? as f64;
+    let last = keys.last()?.as_integer()? as f64;
+    let top = keys.len() - 1;
+    if first == last {
+        return Some(0);
+    }
+    let at = (target - first) / (last - first) * top as f64 + 0.5;
+    // `as` saturates: a probe beyond either end is guessed at that end.
+    Some((at as usize).min(top))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::storage::Bound as KeyBound;
     use crate::types::Value;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Searching from a guess finds what a binary search finds, for
+        /// keys spread evenly or not, either direction, and probes inside,
+        /// between and beyond them, exact or bounds.
+        #[test]
+        fn a_guess_changes_no_answer(
+            steps in prop::collection::vec(prop_oneof![Just(60_000i64), 1..1_000_000i64], 1..130),
+            start in -1_000_000i64..1_000_000,
+            probe_at in -2_000_000i64..200_000_000,
+            descending in any::<bool>(),
+            bound in prop_oneof![Just(KeyBound::Exact), Just(KeyBound::Before), Just(KeyBound::After)],
+            exact_hit in any::<prop::sample::Index>(),
+            hit in any::<bool>(),
+        ) {
+            let desc = u32::from(descending);
+            let mut values: Vec<i64> = steps
+                .iter()
+                .scan(start, |at, step| { *at += step; Some(*at) })
+                .collect();
+            if descending {
+                values.reverse();
+            }
+            let keys: Vec<StoredKey> = values
+                .iter()
+                .map(|v| StoredKey::new(ClusteringKey::exact(vec![Value::Timestamp(*v)], desc)))
+                .collect();
+            let target = if hit { values[exact_hit.index(values.len())] } else { probe_at };
+            let probe = ClusteringKey::bound(vec![Value::Timestamp(target)], desc, bound);
+            let lt = |k: &StoredKey| k.cmp_to(&probe).is_lt();
+            let le = |k: &StoredKey| k.cmp_to(&probe).is_le();
+            prop_assert_eq!(partition_point_from_guess(&keys, &probe, lt), keys.partition_point(lt));
+            prop_assert_eq!(partition_point_from_guess(&keys, &probe, le), keys.partition_point(le));
+        }
+    }
+
+    #[test]
+    fn evenly_spread_keys_are_guessed_exactly() {
+        let keys: Vec<StoredKey> = (0..100)
+            .map(|i| {
+                StoredKey::new(ClusteringKey::exact(
+                    vec![Value::Timestamp(5_000 + i * 60_000)],
+                    0,
+                ))
+            })
+            .collect();
+        for i in [0, 1, 37, 98, 99] {
+            let probe = ClusteringKey::exact(vec![Value::Timestamp(5_000 + i * 60_000)], 0);
+            assert_eq!(guess(&keys, &probe), Some(i as usize));
+        }
+    }
 
     fn key(v: i32, desc: u32) -> ClusteringKey {
         ClusteringKey::exact(vec![Value::Int(v)], desc)
