@@ -20,7 +20,7 @@ mod table;
 
 use std::sync::Arc;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::FxBuildHasher;
 
 pub use cell::{Cell, Collection, Element, Expiry, Liveness, Slot};
 pub use compact::Compact;
@@ -77,7 +77,7 @@ fn with_qualified_name<R>(keyspace: &str, name: &str, f: impl FnOnce(&str) -> R)
 /// Every table's data, by qualified name (`ks.table`).
 #[derive(Debug, Clone, Default)]
 pub struct Store {
-    tables: FxHashMap<String, Arc<TableData>>,
+    tables: hashbrown::HashMap<String, Arc<TableData>, FxBuildHasher>,
 }
 
 impl Store {
@@ -102,11 +102,7 @@ impl Store {
     /// to the heap only when the table has no data yet: every write
     /// statement's path.
     pub fn table_mut(&mut self, name: &str) -> &mut TableData {
-        if !self.tables.contains_key(name) {
-            self.tables.insert(name.to_string(), Arc::default());
-        }
-        let shared = self.tables.get_mut(name);
-        Arc::make_mut(shared.unwrap_or_else(|| unreachable!("inserted above")))
+        Arc::make_mut(self.tables.entry_ref(name).or_default())
     }
 
     /// [`Store::table_mut`] by keyspace and name.
