@@ -400,7 +400,8 @@ impl Session {
             planner::plan_statement(&self.ctx, &prepared.statement).map_err(Error::as_refusal)?;
         let compiled = match &prepared.statement {
             Statement::Select(select) => {
-                exec::compiled::compile_select(&self.ctx, select, &plan, &prepared.offsets)
+                let offsets = &prepared.offsets;
+                exec::compiled::compile_select(&self.ctx, &self.store, select, &plan, offsets)
                     .map(exec::Compiled::Select)
             }
             Statement::Insert(insert) => exec::compiled_insert::compile_insert(

@@ -235,3 +235,42 @@ fn unusual_values_get_the_general_paths_answer() {
         "SELECT c1 FROM t WHERE k = 'p' AND b = 1 AND c1 = 0 AND c2 = 'a'",
     );
 }
+
+/// A prepared read run before and after its table's columns change reads
+/// the columns as they are: a column dropped and added again is empty, and
+/// a new column is read from its own storage.
+#[test]
+fn a_prepared_read_follows_its_tables_columns() {
+    let (mut s, _) = session();
+    let read = "SELECT k, c, v, w FROM packed WHERE k = ? AND c = ?";
+    let values = [Value::Int(1), Value::Timestamp(1)];
+    let p = s.prepare(read).expect("prepare");
+    let before = s.execute_prepared(&p, &values).expect("read");
+    assert_eq!(before.rows[0][2], Value::Int(10));
+    s.execute_script(
+        "ALTER TABLE packed DROP v;
+         ALTER TABLE packed ADD v int;
+         ALTER TABLE packed ADD x int;
+         INSERT INTO packed (k, c, x) VALUES (1, 1, 7);",
+    )
+    .expect("alter");
+    let after = s.execute_prepared(&p, &values).expect("read");
+    assert_eq!(after.rows[0][2], Value::Null);
+    assert_eq!(after.rows[0][3], Value::Text("a".into()));
+    agree(
+        &mut s,
+        read,
+        &values,
+        "SELECT k, c, v, w FROM packed WHERE k = 1 AND c = 1",
+    );
+    let with_x = "SELECT x, v FROM packed WHERE k = ? AND c = ?";
+    agree(
+        &mut s,
+        with_x,
+        &values,
+        "SELECT x, v FROM packed WHERE k = 1 AND c = 1",
+    );
+    let p = s.prepare(with_x).expect("prepare");
+    let got = s.execute_prepared(&p, &values).expect("read");
+    assert_eq!(got.rows[0][0], Value::Int(7));
+}

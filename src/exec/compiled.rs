@@ -60,6 +60,10 @@ pub(crate) struct CompiledSelect {
     descending: u32,
     /// The index in the table's columns of each selected column.
     outputs: Vec<usize>,
+    /// Each selected column's storage slot (`None` for key columns). The
+    /// table's slots change only with its schema, which takes the plan
+    /// context a new stamp and so compiles the statement again.
+    slots: Vec<Option<usize>>,
     /// The result's header, made by the general path's selection compiler.
     columns: Columns,
     limit: Option<Limit>,
@@ -93,6 +97,7 @@ enum Limit {
 /// [`bind::marker_offsets`]).
 pub(crate) fn compile_select(
     ctx: &PlanContext,
+    store: &Store,
     select: &Select,
     plan: &Plan,
     offsets: &[usize],
@@ -125,6 +130,11 @@ pub(crate) fn compile_select(
         None => None,
         Some(term) => Some(compile_limit(term, offsets)?),
     };
+    let data = store.table_in(&table.keyspace, &table.name);
+    let slots = outputs
+        .iter()
+        .map(|&i| data.and_then(|d| d.slot(&table.columns[i].name)))
+        .collect();
     Some(CompiledSelect {
         keyspace: table.keyspace.clone(),
         table: table.name.clone(),
@@ -135,6 +145,7 @@ pub(crate) fn compile_select(
         full_key,
         descending: restrict::descending_mask(table),
         outputs,
+        slots,
         columns: columns.into(),
         limit,
     })
@@ -409,9 +420,8 @@ impl<'a> Read<'a> {
     /// The storage slots of the selected columns, for the row views.
     fn slots(&self, select: &CompiledSelect) -> Slots<'a> {
         let mut slots = Slots::new();
-        for &i in &select.outputs {
-            let column = &self.table.columns[i];
-            slots.push((column, self.data.slot(&column.name)));
+        for (&i, &slot) in select.outputs.iter().zip(&select.slots) {
+            slots.push((&self.table.columns[i], slot));
         }
         slots
     }
