@@ -64,6 +64,8 @@ pub(crate) struct CompiledSelect {
     /// table's slots change only with its schema, which takes the plan
     /// context a new stamp and so compiles the statement again.
     slots: Vec<Option<usize>>,
+    /// Where each selected column's value is found in a row.
+    sources: Vec<Source>,
     /// The result's header, made by the general path's selection compiler.
     columns: Columns,
     limit: Option<Limit>,
@@ -131,9 +133,14 @@ pub(crate) fn compile_select(
         Some(term) => Some(compile_limit(term, offsets)?),
     };
     let data = store.table_in(&table.keyspace, &table.name);
-    let slots = outputs
+    let slots: Vec<Option<usize>> = outputs
         .iter()
         .map(|&i| data.and_then(|d| d.slot(&table.columns[i].name)))
+        .collect();
+    let sources = outputs
+        .iter()
+        .zip(&slots)
+        .map(|(&i, &slot)| Source::of(table.columns[i].kind, slot))
         .collect();
     Some(CompiledSelect {
         keyspace: table.keyspace.clone(),
@@ -146,6 +153,7 @@ pub(crate) fn compile_select(
         descending: restrict::descending_mask(table),
         outputs,
         slots,
+        sources,
         columns: columns.into(),
         limit,
     })
@@ -374,7 +382,7 @@ impl<'a> Read<'a> {
         if !row.is_live(self.now_secs) {
             return (rows, 0);
         }
-        let columns = Projection::new(self.slots(select));
+        let columns = Projection::new(select);
         self.project(&columns, key, row, &mut rows);
         (rows, 1)
     }
@@ -392,7 +400,7 @@ impl<'a> Read<'a> {
         if !bounds_ordered(&start, &end) {
             return (rows, 0);
         }
-        let columns = Projection::new(self.slots(select));
+        let columns = Projection::new(select);
         let mut scanned = 0;
         let range = self.partition.rows.range((start.as_ref(), end.as_ref()));
         let most = self
@@ -417,7 +425,7 @@ impl<'a> Read<'a> {
         (rows, scanned)
     }
 
-    /// The storage slots of the selected columns, for the row views.
+    /// The selected columns and their storage slots, for the row views.
     fn slots(&self, select: &CompiledSelect) -> Slots<'a> {
         let mut slots = Slots::new();
         for (&i, &slot) in select.outputs.iter().zip(&select.slots) {
@@ -448,14 +456,15 @@ impl<'a> Read<'a> {
 
     fn project(
         &self,
-        columns: &Projection<'a>,
+        columns: &Projection<'_, 'a>,
         key: &'a StoredKey,
         row: &'a StoredRow,
         out: &mut Rows,
     ) {
         let packed = row.live_packed_cells(self.now_secs);
-        out.push_with(columns.sources.len(), |out| {
-            for (i, source) in columns.sources.iter().enumerate() {
+        let sources = &columns.select.sources;
+        out.push_with(sources.len(), |out| {
+            for (i, source) in sources.iter().enumerate() {
                 match (*source, packed) {
                     (Source::Clustering(c), _) => out.put_stored(key.parts().get(c)),
                     (Source::Cell(slot), Some(cells)) => {
@@ -463,7 +472,8 @@ impl<'a> Read<'a> {
                     }
                     (Source::Unwritten, _) => out.put(Value::Null),
                     (Source::Cell(_) | Source::View, _) => {
-                        out.put(self.value_through_view(&columns.slots, i, key, row))
+                        let slots = columns.slots.get_or_init(|| self.slots(columns.select));
+                        out.put(self.value_through_view(slots, i, key, row))
                     }
                 }
             }
@@ -490,11 +500,13 @@ impl<'a> Read<'a> {
     }
 }
 
-/// The selected columns of one execution, with where each one's value is
-/// found, worked out once rather than per row.
-struct Projection<'a> {
-    slots: Slots<'a>,
-    sources: SmallVec<[Source; 8]>,
+/// The selected columns of one execution: where each one's value is found
+/// (worked out when the statement is compiled), and the columns with their
+/// slots for a row view, looked up only if a row needs one (a row kept
+/// unpacked, or a column read through the view).
+struct Projection<'s, 'a> {
+    select: &'s CompiledSelect,
+    slots: std::cell::OnceCell<Slots<'a>>,
 }
 
 /// Where a selected column's value is found in a row.
@@ -510,17 +522,23 @@ enum Source {
     View,
 }
 
-impl<'a> Projection<'a> {
-    fn new(slots: Slots<'a>) -> Projection<'a> {
-        let mut sources = SmallVec::new();
-        for &(column, slot) in &slots {
-            sources.push(match (column.kind, slot) {
-                (ColumnKind::Clustering(c, _), _) => Source::Clustering(c),
-                (ColumnKind::Regular, Some(slot)) => Source::Cell(slot),
-                (ColumnKind::Regular, None) => Source::Unwritten,
-                _ => Source::View,
-            });
+impl<'s> Projection<'s, '_> {
+    fn new(select: &'s CompiledSelect) -> Self {
+        Projection {
+            select,
+            slots: std::cell::OnceCell::new(),
         }
-        Projection { slots, sources }
+    }
+}
+
+impl Source {
+    /// Where a column of `kind` stored in `slot` is found.
+    fn of(kind: ColumnKind, slot: Option<usize>) -> Source {
+        match (kind, slot) {
+            (ColumnKind::Clustering(c, _), _) => Source::Clustering(c),
+            (ColumnKind::Regular, Some(slot)) => Source::Cell(slot),
+            (ColumnKind::Regular, None) => Source::Unwritten,
+            _ => Source::View,
+        }
     }
 }
