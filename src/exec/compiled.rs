@@ -46,6 +46,8 @@ use super::{each_or_none, FunctionContext};
 pub(crate) struct CompiledSelect {
     keyspace: String,
     table: String,
+    /// `keyspace.table`, as the store keys the table's data.
+    qualified: String,
     markers: usize,
     /// The bind value of each partition key column, in key order.
     partition_key: Vec<KeyPart>,
@@ -145,6 +147,7 @@ pub(crate) fn compile_select(
     Some(CompiledSelect {
         keyspace: table.keyspace.clone(),
         table: table.name.clone(),
+        qualified: table.qualified_name(),
         markers: offsets.len(),
         partition_key,
         clustering,
@@ -269,9 +272,7 @@ impl CompiledSelect {
         };
         let limit = self.limit(values)?;
         let empty = TableData::default();
-        let data = store
-            .table_in(&self.keyspace, &self.table)
-            .unwrap_or(&empty);
+        let data = store.table(&self.qualified).unwrap_or(&empty);
         let mut result = ResultSet::rows(self.columns.clone(), Rows::default());
         if let Some(partition) = data.partitions.get_at(position) {
             let read = Read {
