@@ -8,6 +8,11 @@
 //! any size streams through in linear time and bounded memory: only the
 //! statement being collected is held.
 //!
+//! A load repeats one INSERT with new constants. Once a plain INSERT of
+//! constants has been handed out, a statement of the same shape is read
+//! against it, lexing only its constants ([`InsertShape::read_prefix`]);
+//! anything else is lexed as usual.
+//!
 //! Shell commands (`DESCRIBE`, `EXPAND`, …) end at the end of their line as
 //! well as at `;`; the shell names them with
 //! [`StatementSplitter::with_line_commands`].
