@@ -108,14 +108,12 @@ impl RowMap {
     /// The first place whose key does not satisfy `before` (keys satisfying
     /// it all come first): a partition point over every row.
     ///
-    /// The last chunk's last key is not read: the last chunk is where every
-    /// key past the other chunks' goes. A lookup in a partition of one
-    /// chunk then reads only the keys its search probes, each a wait on
-    /// memory in a large table.
-    ///
-    /// `probe` is the key `before` compares with: within its chunk the
-    /// search starts from a guess at where its value sits
-    /// ([`partition_point_from_guess`]).
+    /// The chunk is chosen without reading the last chunk's last key: the
+    /// last chunk is where every key past the other chunks' goes. Within
+    /// it, `probe` (the key `before` compares with) lets the search start
+    /// from a guess at where its value sits ([`partition_point_from_guess`],
+    /// which reads the chunk's first and last keys to make it); a lookup
+    /// then reads a few keys, each a wait on memory in a large table.
     fn partition_point(&self, probe: &ClusteringKey, before: impl Fn(&StoredKey) -> bool) -> Pos {
         let Some((_, others)) = self.chunks.split_last() else {
             return (0, 0);
@@ -144,8 +142,8 @@ impl RowMap {
         self.find(key)
     }
 
-    /// Where `key` is, or where it would go, by binary search alone: what
-    /// a read wants, for which the last key is one more place to fetch.
+    /// Where `key` is, or where it would go, by searching alone (no
+    /// shortcut for appends): what a read wants.
     fn find(&self, key: &ClusteringKey) -> (usize, Result<usize, usize>) {
         let (c, i) = self.partition_point(key, |k| k.cmp_to(key).is_lt());
         match self.chunks.get(c) {
