@@ -5,7 +5,7 @@
 use super::serialize::days_from_civil;
 
 const MILLIS_PER_DAY: i64 = 86_400_000;
-const MICROS_PER_DAY: i128 = 86_400_000_000;
+const MICROS_PER_DAY: i64 = 86_400_000_000;
 
 /// The proleptic Gregorian date of a day count from 1970-01-01 (the inverse of
 /// [`days_from_civil`], by the same era arithmetic): `(year, month, day)`.
@@ -63,31 +63,54 @@ fn clock(units_of_day: i64, per_second: i64) -> (i64, i64, i64, i64) {
 pub(crate) fn cqlsh_timestamp(millis: i64) -> String {
     let utc = python_float_seconds_to_micros(millis as f64 / 1000.0);
     let offset_secs = display_offset_secs(utc);
-    let micros = utc + i128::from(offset_secs) * 1_000_000;
+    // Years 1–9999 are well inside an i64 of microseconds, whose
+    // division is a fraction of an i128's.
+    let Ok(micros) = i64::try_from(utc + i128::from(offset_secs) * 1_000_000) else {
+        return millis.to_string();
+    };
     let days = micros.div_euclid(MICROS_PER_DAY);
-    let within = micros.rem_euclid(MICROS_PER_DAY) as i64;
-    let (year, month, day) = civil_from_days(days as i64);
+    let within = micros.rem_euclid(MICROS_PER_DAY);
+    let (year, month, day) = civil_from_days(days);
     if !(1..=9999).contains(&year) {
         return millis.to_string();
     }
     let (h, m, s, us) = clock(within, 1_000_000);
-    let sign = if offset_secs < 0 { '-' } else { '+' };
+    let sign = if offset_secs < 0 { b'-' } else { b'+' };
     let (oh, om) = (offset_secs.abs() / 3600, offset_secs.abs() % 3600 / 60);
-    let mut out = String::with_capacity(31);
+    let mut out = Vec::with_capacity(31);
     push_date(&mut out, year, 1, month, day);
-    out.push(' ');
+    out.push(b' ');
     push_clock(&mut out, (h, m, s), us, 6);
     out.push(sign);
     push_padded(&mut out, oh.unsigned_abs().into(), 2);
     push_padded(&mut out, om.unsigned_abs().into(), 2);
-    out
+    ascii(out)
+}
+
+/// The text of `bytes`, which the calendar writers fill with ASCII digits
+/// and punctuation only (so the check never fails): pushed as bytes, the
+/// text costs a fraction of pushing each character to a `String`.
+fn ascii(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_default()
 }
 
 /// Appends `n` in decimal, zero-padded to at least `width` digits. Calendar
 /// texts are built with this rather than `format!`, whose padding machinery
 /// cost several times the calendar arithmetic: results print timestamps by
 /// the million, and text INSERTs are generated with them.
-fn push_padded(out: &mut String, mut n: u64, width: usize) {
+#[inline(always)]
+fn push_padded(out: &mut Vec<u8>, n: u64, width: usize) {
+    // Months, days, hours, minutes and seconds: most of what is printed,
+    // two digits written at once where the call is.
+    if width == 2 && n < 100 {
+        out.extend_from_slice(&[b'0' + (n / 10) as u8, b'0' + (n % 10) as u8]);
+        return;
+    }
+    push_digits(out, n, width);
+}
+
+/// [`push_padded`] for any number and width.
+fn push_digits(out: &mut Vec<u8>, mut n: u64, width: usize) {
     let mut digits = [b'0'; 20];
     let mut at = digits.len();
     loop {
@@ -99,27 +122,27 @@ fn push_padded(out: &mut String, mut n: u64, width: usize) {
         }
     }
     let start = at.min(digits.len().saturating_sub(width));
-    out.extend(digits[start..].iter().map(|&d| char::from(d)));
+    out.extend_from_slice(&digits[start..]);
 }
 
 /// Appends `year-MM-dd`, the year (not negative) padded to `year_width` digits.
-fn push_date(out: &mut String, year: i64, year_width: usize, month: u32, day: u32) {
+fn push_date(out: &mut Vec<u8>, year: i64, year_width: usize, month: u32, day: u32) {
     push_padded(out, year.unsigned_abs(), year_width);
-    out.push('-');
+    out.push(b'-');
     push_padded(out, month.into(), 2);
-    out.push('-');
+    out.push(b'-');
     push_padded(out, day.into(), 2);
 }
 
 /// Appends `HH:mm:ss.fraction`, the fraction padded to `fraction_width` digits.
-fn push_clock(out: &mut String, (h, m, s): (i64, i64, i64), fraction: i64, fraction_width: usize) {
+fn push_clock(out: &mut Vec<u8>, (h, m, s): (i64, i64, i64), fraction: i64, fraction_width: usize) {
     for (i, part) in [h, m, s].into_iter().enumerate() {
         if i > 0 {
-            out.push(':');
+            out.push(b':');
         }
         push_padded(out, part.unsigned_abs(), 2);
     }
-    out.push('.');
+    out.push(b'.');
     push_padded(out, fraction.unsigned_abs(), fraction_width);
 }
 
@@ -173,9 +196,9 @@ fn python_float_seconds_to_micros(seconds: f64) -> i128 {
 pub(crate) fn cqlsh_date(days_since_epoch: i32) -> String {
     let (year, month, day) = civil_from_days(i64::from(days_since_epoch));
     if (1..=9999).contains(&year) {
-        let mut out = String::with_capacity(10);
+        let mut out = Vec::with_capacity(10);
         push_date(&mut out, year, 4, month, day);
-        out
+        ascii(out)
     } else {
         days_since_epoch.to_string()
     }
@@ -185,9 +208,9 @@ pub(crate) fn cqlsh_date(days_since_epoch: i32) -> String {
 /// fraction digits.
 pub(crate) fn time_text(nanos: i64) -> String {
     let (h, m, s, ns) = clock(nanos.max(0), 1_000_000_000);
-    let mut out = String::with_capacity(18);
+    let mut out = Vec::with_capacity(18);
     push_clock(&mut out, (h, m, s), ns, 9);
-    out
+    ascii(out)
 }
 
 /// Cassandra's JSON text of a `timestamp`: `yyyy-MM-dd HH:mm:ss.SSSX` in UTC, e.g.
@@ -204,12 +227,12 @@ pub(crate) fn java_timestamp(millis: i64) -> String {
     };
     let year_of_era = if year <= 0 { 1 - year } else { year };
     let (h, m, s, ms) = clock(within, 1000);
-    let mut out = String::with_capacity(24);
+    let mut out = Vec::with_capacity(24);
     push_date(&mut out, year_of_era, 4, month, day);
-    out.push(' ');
+    out.push(b' ');
     push_clock(&mut out, (h, m, s), ms, 3);
-    out.push('Z');
-    out
+    out.push(b'Z');
+    ascii(out)
 }
 
 /// Cassandra's JSON text of a `date`: `DateTimeFormatter.ISO_LOCAL_DATE`, proleptic
@@ -230,6 +253,16 @@ pub(crate) fn iso_local_date(days_since_epoch: i32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn push_padded_pads_as_format_does(n in prop_oneof![0u64..200, any::<u64>()], width in 0usize..12) {
+            let mut out = b"x".to_vec();
+            push_padded(&mut out, n, width);
+            prop_assert_eq!(ascii(out), format!("x{n:0width$}"));
+        }
+    }
 
     #[test]
     fn civil_round_trips() {
