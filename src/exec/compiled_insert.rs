@@ -32,7 +32,7 @@ use super::bind;
 use super::each_or_none;
 use super::mutation::{self, RowWrite};
 use super::restrict;
-use super::result::ResultSet;
+use super::result::{Metrics, ResultSet};
 use super::write;
 
 /// An INSERT of bind values into plain columns, with everything that
@@ -180,6 +180,7 @@ impl CompiledInsert {
     /// general path must answer. `collection_size` is the session's
     /// `[limits]` bound on collection values; the partition key is
     /// serialized into `key_bytes`, a buffer the caller keeps.
+    #[inline(always)]
     pub(crate) fn bind<'v>(
         &self,
         values: &'v [Value],
@@ -208,6 +209,7 @@ impl CompiledInsert {
 
     /// Writes `row` at write time `timestamp` and returns the general
     /// path's result for it under `plan`.
+    #[inline(always)]
     pub(crate) fn write(
         &self,
         store: &mut Store,
@@ -233,12 +235,18 @@ impl CompiledInsert {
         let data: &mut TableData = store.table_mut(&self.table);
         let partition_key = || key.into_iter().map(Cow::into_owned).collect();
         mutation::apply_row(data, position, partition_key, write, now_secs);
-        let mut result = ResultSet::ok();
-        result.metrics.partitions_touched = 1;
-        result.class = Some(plan.class);
-        result.metrics.nodes_contacted = plan.nodes.clone();
-        result.plan = Some(plan.clone());
-        result
+        // One literal, which the compiler builds in the caller's place,
+        // where filling in a default result copies it whole on return.
+        ResultSet {
+            class: Some(plan.class),
+            metrics: Metrics {
+                partitions_touched: 1,
+                nodes_contacted: plan.nodes.clone(),
+                ..Metrics::default()
+            },
+            plan: Some(plan.clone()),
+            ..ResultSet::ok()
+        }
     }
 }
 
