@@ -498,7 +498,8 @@ fn print(rows: &[Row]) {
 }
 
 /// Runs one widerow workload alone, for a profiler to watch: `w1`, `w1text`,
-/// `w2`, `w3`, `w4` or `w5`. The load comes first for the reads; its time is
+/// `w2`, `w3`, `w4` or `w5` (or SQLite's load, `sqlite-w1` or
+/// `sqlite-w1text`, to weigh a widerow profile against). The load comes first for the reads; its time is
 /// the same share of every profile, so the workload's own functions stand out.
 fn profile(workload: &str, sensors: usize) {
     let total = sensors * DAYS * READINGS;
@@ -506,6 +507,8 @@ fn profile(workload: &str, sensors: usize) {
         "w1" => w1_prepared_widerow(sensors).1,
         "w1text" => w1_text_widerow(sensors),
         "w5" => w5(100_000).0,
+        "sqlite-w1" => w1_prepared_sqlite(sensors).1,
+        "sqlite-w1text" => w1_text_sqlite(sensors),
         _ => {
             let (mut session, _, _) = w1_prepared_widerow(sensors);
             let queries = |default: usize| {
