@@ -54,6 +54,9 @@ pub(crate) struct TextInserts {
     cut_is_shape: bool,
     /// Its partition key constants' text, as the plans are keyed.
     key: String,
+    /// Its constants, converted: lent to the [`Ready`] statement, so that
+    /// running it copies neither them nor the shape's shared parts.
+    values: SmallVec<[Value; 8]>,
     /// The shape of `cut`, kept out of `shapes` while it is the one in use
     /// so that a run of statements of one shape looks nothing up.
     current: Option<Shape>,
@@ -84,14 +87,15 @@ struct Compiled {
     last_plan: Option<(String, Arc<Plan>)>,
 }
 
-/// A statement ready to be written as a prepared execution.
-pub(crate) struct Ready {
+/// A statement ready to be written as a prepared execution, borrowed from
+/// its shape.
+pub(crate) struct Ready<'a> {
     /// The shape's compiled INSERT.
-    pub(crate) insert: Arc<CompiledInsert>,
+    pub(crate) insert: &'a CompiledInsert,
     /// The constants, converted, in bind order.
-    pub(crate) values: SmallVec<[Value; 8]>,
+    pub(crate) values: &'a [Value],
     /// The general path's plan for the statement.
-    pub(crate) plan: Arc<Plan>,
+    pub(crate) plan: &'a Arc<Plan>,
 }
 
 impl TextInserts {
@@ -103,7 +107,7 @@ impl TextInserts {
         ctx: &PlanContext,
         store: &Store,
         stamp: u64,
-    ) -> Option<Ready> {
+    ) -> Option<Ready<'_>> {
         if !starts_with_insert(text) {
             // Left as it is: the shape in use stays in use for the INSERTs
             // between which other statements run.
@@ -130,19 +134,16 @@ impl TextInserts {
         ) {
             return None;
         }
-        let plan = match &compiled.last_plan {
-            Some((key, plan)) if *key == self.key => plan.clone(),
-            _ => {
-                let plan = Arc::new(plan_with_constants(compiled, &self.cut, text, ctx)?);
-                compiled.last_plan = Some((self.key.clone(), plan.clone()));
-                plan
-            }
-        };
-        let values = each_constant(&self.cut.constants, &compiled.columns, text)?;
+        if !matches!(&compiled.last_plan, Some((key, _)) if *key == self.key) {
+            let plan = Arc::new(plan_with_constants(compiled, &self.cut, text, ctx)?);
+            compiled.last_plan = Some((self.key.clone(), plan));
+        }
+        let columns = &compiled.columns;
+        each_constant(&self.cut.constants, columns, text, &mut self.values)?;
         Some(Ready {
-            insert: compiled.insert.clone(),
-            values,
-            plan,
+            insert: &compiled.insert,
+            values: &self.values,
+            plan: &compiled.last_plan.as_ref()?.1,
         })
     }
 
@@ -267,14 +268,15 @@ fn partition_key_text(
 }
 
 /// Each constant converted to its column's type as the general path
-/// converts it, or `None` if one does not convert (the general path then
-/// gives the error).
+/// converts it, into `values`, or `None` if one does not convert (the
+/// general path then gives the error).
 fn each_constant(
     constants: &[Token],
     columns: &[(String, DataType)],
     text: &str,
-) -> Option<SmallVec<[Value; 8]>> {
-    let mut values = SmallVec::with_capacity(constants.len());
+    values: &mut SmallVec<[Value; 8]>,
+) -> Option<()> {
+    values.clear();
     for (token, (name, data_type)) in constants.iter().zip(columns) {
         let value = match plain_constant(token.kind, token.text(text)) {
             Some((kind, plain)) => coerce_text(&kind, plain, data_type)?,
@@ -282,7 +284,7 @@ fn each_constant(
         };
         values.push(value);
     }
-    Some(values)
+    Some(())
 }
 
 /// The commonest constants — a string with no quote to unescape, an
