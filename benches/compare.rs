@@ -498,8 +498,8 @@ fn print(rows: &[Row]) {
 }
 
 /// Runs one widerow workload alone, for a profiler to watch: `w1`, `w1text`,
-/// `w2`, `w3`, `w4` or `w5` (or SQLite's load, `sqlite-w1` or
-/// `sqlite-w1text`, to weigh a widerow profile against). The load comes first for the reads; its time is
+/// `w2`, `w3`, `w4` or `w5` (or SQLite's `sqlite-w1`, `sqlite-w1text` or
+/// `sqlite-w2`, to weigh a widerow profile against). The load comes first for the reads; its time is
 /// the same share of every profile, so the workload's own functions stand out.
 fn profile(workload: &str, sensors: usize) {
     let total = sensors * DAYS * READINGS;
@@ -509,6 +509,7 @@ fn profile(workload: &str, sensors: usize) {
         "w5" => w5(100_000).0,
         "sqlite-w1" => w1_prepared_sqlite(sensors).1,
         "sqlite-w1text" => w1_text_sqlite(sensors),
+        "sqlite-w2" => w2_sqlite(&w1_prepared_sqlite(sensors).0, sensors, 1_000_000),
         _ => {
             let (mut session, _, _) = w1_prepared_widerow(sensors);
             let queries = |default: usize| {

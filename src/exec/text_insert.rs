@@ -53,7 +53,7 @@ pub(crate) struct TextInserts {
     /// Whether `cut` holds a shape: the last statement was one.
     cut_is_shape: bool,
     /// Its partition key constants' text, as the plans are keyed.
-    key: String,
+    key: Vec<u8>,
     /// Its constants, converted: lent to the [`Ready`] statement, so that
     /// running it copies neither them nor the shape's shared parts.
     values: SmallVec<[Value; 8]>,
@@ -84,7 +84,7 @@ struct Compiled {
     columns: Vec<(String, DataType)>,
     partition_key: SmallVec<[usize; 2]>,
     /// The plan of the last partition planned, and its key constants' text.
-    last_plan: Option<(String, Arc<Plan>)>,
+    last_plan: Option<(Vec<u8>, Arc<Plan>)>,
 }
 
 /// A statement ready to be written as a prepared execution, borrowed from
@@ -246,7 +246,7 @@ fn partition_key_text(
     constants: &[Token],
     partition_key: &[usize],
     text: &str,
-    key: &mut String,
+    key: &mut Vec<u8>,
 ) -> bool {
     key.clear();
     for &at in partition_key {
@@ -261,8 +261,8 @@ fn partition_key_text(
         }
         // The length as a fixed four bytes: cheaper than decimal digits.
         let length = u32::try_from(constant.len()).unwrap_or(u32::MAX);
-        key.extend(length.to_le_bytes().map(char::from));
-        key.push_str(constant);
+        key.extend_from_slice(&length.to_le_bytes());
+        key.extend_from_slice(constant.as_bytes());
     }
     true
 }
