@@ -227,9 +227,9 @@ pub struct Session {
     limits: Limits,
     /// Text INSERTs' shapes, compiled (see [`exec::text_insert`]).
     text_inserts: exec::text_insert::TextInserts,
-    /// Where a compiled write serializes its partition key, kept from one
-    /// write to the next so that finding the partition allocates nothing.
-    key_bytes: Vec<u8>,
+    /// Where a compiled statement serializes its partition key, and the
+    /// last key's token, kept from one statement to the next.
+    key_bytes: exec::restrict::KeyBuffer,
     /// The plans of the prepared statements run last, by id: a statement's
     /// own cache sits behind a lock and hands out shared copies, some ten
     /// atomic operations per execution, about a tenth of a prepared
@@ -268,7 +268,7 @@ impl Session {
             list_sequence: 0,
             limits: Limits::default(),
             text_inserts: Default::default(),
-            key_bytes: Vec::new(),
+            key_bytes: Default::default(),
             prepared_plans: Vec::new(),
         }
     }
@@ -595,7 +595,7 @@ impl Session {
 /// compiled form and values rather than copying them out).
 struct InsertWriter<'s> {
     store: &'s mut Store,
-    key_bytes: &'s mut Vec<u8>,
+    key_bytes: &'s mut exec::restrict::KeyBuffer,
     last_timestamp: &'s mut i64,
     clock: &'s dyn Clock,
     collection_size: usize,

@@ -258,17 +258,17 @@ impl CompiledSelect {
         values: &[Value],
         now_micros: i64,
         plan: &Arc<Plan>,
-        key_bytes: &mut Vec<u8>,
+        key_bytes: &mut restrict::KeyBuffer,
     ) -> Option<ResultSet> {
         if values.len() != self.markers {
             return None;
         }
         let table = ctx.catalog.table(&self.keyspace, &self.table)?;
         let key = self.conformed(table, &self.partition_key, values)?;
-        let token = restrict::partition_token_into(&key, key_bytes).ok()?;
+        let token = key_bytes.token_of(&key).ok()?;
         let position = PositionRef {
             token,
-            key: key_bytes,
+            key: key_bytes.bytes(),
         };
         let limit = self.limit(values)?;
         let empty = TableData::default();

@@ -185,13 +185,13 @@ impl CompiledInsert {
         &self,
         values: &'v [Value],
         collection_size: usize,
-        key_bytes: &'v mut Vec<u8>,
+        key_bytes: &'v mut restrict::KeyBuffer,
     ) -> Option<BoundRow<'v>> {
         let key = each_or_none(&self.partition_key, |p| key_value(p, values))?;
-        let token = restrict::partition_token_into(&key, key_bytes).ok()?;
+        let token = key_bytes.token_of_likely_repeated(&key).ok()?;
         let position = PositionRef {
             token,
-            key: key_bytes,
+            key: key_bytes.bytes(),
         };
         let clustering = each_or_none(&self.clustering, |p| {
             key_value(p, values).map(Cow::into_owned)

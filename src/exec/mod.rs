@@ -23,7 +23,7 @@ pub(crate) mod functions;
 pub(crate) mod json_insert;
 mod mutation;
 mod read;
-mod restrict;
+pub(crate) mod restrict;
 mod result;
 mod rows;
 mod schema;

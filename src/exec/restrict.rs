@@ -365,20 +365,80 @@ pub(crate) fn partition_position<V: std::borrow::Borrow<Value>>(
 }
 
 /// The Murmur3 token of a partition key, its serialized bytes left in
-/// `bytes` (cleared first): [`partition_position`] in a buffer the caller
-/// keeps, for the point reads and writes that only look the partition up.
-pub(crate) fn partition_token_into<V: std::borrow::Borrow<Value>>(
+/// `bytes` (cleared first).
+fn partition_token_into<V: std::borrow::Borrow<Value>>(
     key: &[V],
     bytes: &mut Vec<u8>,
 ) -> Result<i64, Error> {
+    compose_partition_key(key, bytes)?;
+    Ok(crate::cluster::murmur3::murmur3_token(bytes))
+}
+
+/// Serializes partition key `key` into `bytes` (cleared first), refusing
+/// an empty or oversized key as Cassandra does.
+fn compose_partition_key<V: std::borrow::Borrow<Value>>(
+    key: &[V],
+    bytes: &mut Vec<u8>,
+) -> Result<(), Error> {
     bytes.clear();
     Value::compose_key_into(key, bytes)?;
     if key.len() == 1 && bytes.is_empty() {
         // Cassandra validates every key a statement names.
         return Err(Error::invalid("Key may not be empty"));
     }
-    crate::cluster::murmur3::check_key_len(bytes.len())?;
-    Ok(crate::cluster::murmur3::murmur3_token(bytes))
+    crate::cluster::murmur3::check_key_len(bytes.len())
+}
+
+/// A partition key's bytes and token, in buffers a session keeps from one
+/// compiled statement to the next so that finding a partition allocates
+/// nothing; and a load writes row after row of one partition, whose token
+/// is then the last one, not hashed again.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct KeyBuffer {
+    /// The last key's bytes, and its token (`None` before the first key).
+    bytes: Vec<u8>,
+    token: Option<i64>,
+    /// Where the next key is serialized, to be compared with the last.
+    next: Vec<u8>,
+}
+
+impl KeyBuffer {
+    /// The Murmur3 token of partition key `key`, whose serialized bytes
+    /// are then [`KeyBuffer::bytes`]: [`partition_position`] without
+    /// allocating, for the point reads and writes that only look the
+    /// partition up.
+    pub(crate) fn token_of<V: std::borrow::Borrow<Value>>(
+        &mut self,
+        key: &[V],
+    ) -> Result<i64, Error> {
+        let token = partition_token_into(key, &mut self.bytes);
+        self.token = token.as_ref().ok().copied();
+        token
+    }
+
+    /// [`KeyBuffer::token_of`] for a key that is likely the last one again
+    /// (a write in a load): compared with the last key's bytes first,
+    /// which costs a random read more than it saves.
+    pub(crate) fn token_of_likely_repeated<V: std::borrow::Borrow<Value>>(
+        &mut self,
+        key: &[V],
+    ) -> Result<i64, Error> {
+        compose_partition_key(key, &mut self.next)?;
+        match self.token {
+            Some(token) if self.next == self.bytes => Ok(token),
+            _ => {
+                std::mem::swap(&mut self.next, &mut self.bytes);
+                let token = crate::cluster::murmur3::murmur3_token(&self.bytes);
+                self.token = Some(token);
+                Ok(token)
+            }
+        }
+    }
+
+    /// The bytes of the key last given to [`KeyBuffer::token_of`].
+    pub(crate) fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
 }
 
 fn serialize_parts(key: &[Value]) -> Result<Vec<Vec<u8>>, Error> {
@@ -857,6 +917,34 @@ fn bound_key(b: &StdBound<ClusteringKey>) -> Option<&ClusteringKey> {
 fn uniform_direction(mask: u32, first: usize, count: usize) -> bool {
     let bit = |i: usize| i < 32 && mask & (1 << i) != 0;
     (first..first + count).all(|i| bit(i) == bit(first))
+}
+
+#[cfg(test)]
+mod key_buffer_tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// However keys repeat, each token and key are those of the key
+        /// alone, as a partition's position has them.
+        #[test]
+        fn a_key_buffer_gives_each_keys_own_token(
+            keys in proptest::collection::vec((0u8..4, 0i32..3, any::<bool>()), 1..20),
+        ) {
+            let mut buffer = KeyBuffer::default();
+            for (sensor, day, repeated) in keys {
+                let key = [Value::Text(format!("s{sensor}")), Value::Int(day)];
+                let position = partition_position(&key).unwrap();
+                let token = if repeated {
+                    buffer.token_of_likely_repeated(&key)
+                } else {
+                    buffer.token_of(&key)
+                };
+                prop_assert_eq!(token.unwrap(), position.token);
+                prop_assert_eq!(buffer.bytes(), &*position.key);
+            }
+        }
+    }
 }
 
 #[cfg(test)]
