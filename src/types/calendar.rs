@@ -75,23 +75,16 @@ pub(crate) fn cqlsh_timestamp(millis: i64) -> String {
         return millis.to_string();
     }
     let (h, m, s, us) = clock(within, 1_000_000);
-    let sign = if offset_secs < 0 { b'-' } else { b'+' };
+    let sign = if offset_secs < 0 { '-' } else { '+' };
     let (oh, om) = (offset_secs.abs() / 3600, offset_secs.abs() % 3600 / 60);
-    let mut out = Vec::with_capacity(31);
+    let mut out = String::with_capacity(31);
     push_date(&mut out, year, 1, month, day);
-    out.push(b' ');
+    out.push(' ');
     push_clock(&mut out, (h, m, s), us, 6);
     out.push(sign);
     push_padded(&mut out, oh.unsigned_abs().into(), 2);
     push_padded(&mut out, om.unsigned_abs().into(), 2);
-    ascii(out)
-}
-
-/// The text of `bytes`, which the calendar writers fill with ASCII digits
-/// and punctuation only (so the check never fails): pushed as bytes, the
-/// text costs a fraction of pushing each character to a `String`.
-fn ascii(bytes: Vec<u8>) -> String {
-    String::from_utf8(bytes).unwrap_or_default()
+    out
 }
 
 /// Appends `n` in decimal, zero-padded to at least `width` digits. Calendar
@@ -99,18 +92,19 @@ fn ascii(bytes: Vec<u8>) -> String {
 /// cost several times the calendar arithmetic: results print timestamps by
 /// the million, and text INSERTs are generated with them.
 #[inline(always)]
-fn push_padded(out: &mut Vec<u8>, n: u64, width: usize) {
+fn push_padded(out: &mut String, n: u64, width: usize) {
     // Months, days, hours, minutes and seconds: most of what is printed,
     // two digits written at once where the call is.
     if width == 2 && n < 100 {
-        out.extend_from_slice(&[b'0' + (n / 10) as u8, b'0' + (n % 10) as u8]);
+        out.push(char::from(b'0' + (n / 10) as u8));
+        out.push(char::from(b'0' + (n % 10) as u8));
         return;
     }
     push_digits(out, n, width);
 }
 
 /// [`push_padded`] for any number and width.
-fn push_digits(out: &mut Vec<u8>, mut n: u64, width: usize) {
+fn push_digits(out: &mut String, mut n: u64, width: usize) {
     let mut digits = [b'0'; 20];
     let mut at = digits.len();
     loop {
@@ -122,27 +116,29 @@ fn push_digits(out: &mut Vec<u8>, mut n: u64, width: usize) {
         }
     }
     let start = at.min(digits.len().saturating_sub(width));
-    out.extend_from_slice(&digits[start..]);
+    for &d in &digits[start..] {
+        out.push(char::from(d));
+    }
 }
 
 /// Appends `year-MM-dd`, the year (not negative) padded to `year_width` digits.
-fn push_date(out: &mut Vec<u8>, year: i64, year_width: usize, month: u32, day: u32) {
+fn push_date(out: &mut String, year: i64, year_width: usize, month: u32, day: u32) {
     push_padded(out, year.unsigned_abs(), year_width);
-    out.push(b'-');
+    out.push('-');
     push_padded(out, month.into(), 2);
-    out.push(b'-');
+    out.push('-');
     push_padded(out, day.into(), 2);
 }
 
 /// Appends `HH:mm:ss.fraction`, the fraction padded to `fraction_width` digits.
-fn push_clock(out: &mut Vec<u8>, (h, m, s): (i64, i64, i64), fraction: i64, fraction_width: usize) {
+fn push_clock(out: &mut String, (h, m, s): (i64, i64, i64), fraction: i64, fraction_width: usize) {
     for (i, part) in [h, m, s].into_iter().enumerate() {
         if i > 0 {
-            out.push(b':');
+            out.push(':');
         }
         push_padded(out, part.unsigned_abs(), 2);
     }
-    out.push(b'.');
+    out.push('.');
     push_padded(out, fraction.unsigned_abs(), fraction_width);
 }
 
@@ -196,9 +192,9 @@ fn python_float_seconds_to_micros(seconds: f64) -> i128 {
 pub(crate) fn cqlsh_date(days_since_epoch: i32) -> String {
     let (year, month, day) = civil_from_days(i64::from(days_since_epoch));
     if (1..=9999).contains(&year) {
-        let mut out = Vec::with_capacity(10);
+        let mut out = String::with_capacity(10);
         push_date(&mut out, year, 4, month, day);
-        ascii(out)
+        out
     } else {
         days_since_epoch.to_string()
     }
@@ -208,9 +204,9 @@ pub(crate) fn cqlsh_date(days_since_epoch: i32) -> String {
 /// fraction digits.
 pub(crate) fn time_text(nanos: i64) -> String {
     let (h, m, s, ns) = clock(nanos.max(0), 1_000_000_000);
-    let mut out = Vec::with_capacity(18);
+    let mut out = String::with_capacity(18);
     push_clock(&mut out, (h, m, s), ns, 9);
-    ascii(out)
+    out
 }
 
 /// Cassandra's JSON text of a `timestamp`: `yyyy-MM-dd HH:mm:ss.SSSX` in UTC, e.g.
@@ -227,12 +223,12 @@ pub(crate) fn java_timestamp(millis: i64) -> String {
     };
     let year_of_era = if year <= 0 { 1 - year } else { year };
     let (h, m, s, ms) = clock(within, 1000);
-    let mut out = Vec::with_capacity(24);
+    let mut out = String::with_capacity(24);
     push_date(&mut out, year_of_era, 4, month, day);
-    out.push(b' ');
+    out.push(' ');
     push_clock(&mut out, (h, m, s), ms, 3);
-    out.push(b'Z');
-    ascii(out)
+    out.push('Z');
+    out
 }
 
 /// Cassandra's JSON text of a `date`: `DateTimeFormatter.ISO_LOCAL_DATE`, proleptic
@@ -258,9 +254,9 @@ mod tests {
     proptest! {
         #[test]
         fn push_padded_pads_as_format_does(n in prop_oneof![0u64..200, any::<u64>()], width in 0usize..12) {
-            let mut out = b"x".to_vec();
+            let mut out = String::from("x");
             push_padded(&mut out, n, width);
-            prop_assert_eq!(ascii(out), format!("x{n:0width$}"));
+            prop_assert_eq!(out, format!("x{n:0width$}"));
         }
     }
 
