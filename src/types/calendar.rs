@@ -61,7 +61,7 @@ fn clock(units_of_day: i64, per_second: i64) -> (i64, i64, i64, i64) {
 /// Outside years 1–9999 cqlsh prints the raw millisecond number instead. Years below
 /// 1000 are not zero-padded (glibc's `%Y`, as seen under Python 3.11).
 pub(crate) fn cqlsh_timestamp(millis: i64) -> String {
-    let utc = python_float_seconds_to_micros(millis as f64 / 1000.0);
+    let utc = displayed_micros(millis);
     let offset_secs = display_offset_secs(utc);
     // Years 1–9999 are well inside an i64 of microseconds, whose
     // division is a fraction of an i128's.
@@ -93,14 +93,29 @@ pub(crate) fn cqlsh_timestamp(millis: i64) -> String {
 /// the million, and text INSERTs are generated with them.
 #[inline(always)]
 fn push_padded(out: &mut String, n: u64, width: usize) {
-    // Months, days, hours, minutes and seconds: most of what is printed,
-    // two digits written at once where the call is.
-    if width == 2 && n < 100 {
-        out.push(char::from(b'0' + (n / 10) as u8));
-        out.push(char::from(b'0' + (n % 10) as u8));
-        return;
+    // What is printed by the million — two-digit fields, four-digit years
+    // (padded or not), microseconds — is written two digits at a time
+    // where the call is (`width` is a constant there).
+    match width {
+        2 if n < 100 => push_pair(out, n),
+        1 | 4 if (1000..10_000).contains(&n) || (width == 4 && n < 10_000) => {
+            push_pair(out, n / 100);
+            push_pair(out, n % 100);
+        }
+        6 if n < 1_000_000 => {
+            push_pair(out, n / 10_000);
+            push_pair(out, n / 100 % 100);
+            push_pair(out, n % 100);
+        }
+        _ => push_digits(out, n, width),
     }
-    push_digits(out, n, width);
+}
+
+/// Appends `n` (below 100) as two digits.
+#[inline(always)]
+fn push_pair(out: &mut String, n: u64) {
+    out.push(char::from(b'0' + (n / 10) as u8));
+    out.push(char::from(b'0' + (n % 10) as u8));
 }
 
 /// [`push_padded`] for any number and width.
@@ -122,6 +137,7 @@ fn push_digits(out: &mut String, mut n: u64, width: usize) {
 }
 
 /// Appends `year-MM-dd`, the year (not negative) padded to `year_width` digits.
+#[inline(always)]
 fn push_date(out: &mut String, year: i64, year_width: usize, month: u32, day: u32) {
     push_padded(out, year.unsigned_abs(), year_width);
     out.push('-');
@@ -131,6 +147,7 @@ fn push_date(out: &mut String, year: i64, year_width: usize, month: u32, day: u3
 }
 
 /// Appends `HH:mm:ss.fraction`, the fraction padded to `fraction_width` digits.
+#[inline(always)]
 fn push_clock(out: &mut String, (h, m, s): (i64, i64, i64), fraction: i64, fraction_width: usize) {
     for (i, part) in [h, m, s].into_iter().enumerate() {
         if i > 0 {
@@ -163,6 +180,18 @@ fn display_offset_secs(utc_micros: i128) -> i32 {
         .ok()
         .and_then(|us| jiff::Timestamp::from_microsecond(us).ok())
         .map_or(0, |t| zone.to_offset(t).seconds())
+}
+
+/// The microseconds cqlsh shows for `millis`: the driver's float
+/// arithmetic ([`python_float_seconds_to_micros`]), which for whole
+/// seconds that a double holds exactly is the exact product, taken
+/// without the float and 128-bit work.
+fn displayed_micros(millis: i64) -> i128 {
+    const EXACT: u64 = 1 << 53;
+    if millis % 1000 == 0 && millis.unsigned_abs() <= EXACT {
+        return i128::from(millis) * 1000;
+    }
+    python_float_seconds_to_micros(millis as f64 / 1000.0)
 }
 
 /// CPython's `timedelta(seconds=x)` for a float `x`, in microseconds: the whole seconds
@@ -253,7 +282,21 @@ mod tests {
 
     proptest! {
         #[test]
-        fn push_padded_pads_as_format_does(n in prop_oneof![0u64..200, any::<u64>()], width in 0usize..12) {
+        fn whole_seconds_are_shown_as_the_floats_give_them(
+            seconds in prop_oneof![-100_000_000_000i64..100_000_000_000, -9_007_199_254_741i64..9_007_199_254_741, -9_000_000_000_000_000i64..9_000_000_000_000_000],
+        ) {
+            let millis = seconds * 1000;
+            prop_assert_eq!(
+                displayed_micros(millis),
+                python_float_seconds_to_micros(millis as f64 / 1000.0)
+            );
+        }
+
+        #[test]
+        fn push_padded_pads_as_format_does(
+            n in prop_oneof![0u64..200, 0u64..20_000, 0u64..2_000_000, any::<u64>()],
+            width in 0usize..12,
+        ) {
             let mut out = String::from("x");
             push_padded(&mut out, n, width);
             prop_assert_eq!(out, format!("x{n:0width$}"));
