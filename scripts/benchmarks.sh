@@ -31,6 +31,7 @@
 # Environment:
 #   WIDEROW_BENCH_SENSORS  sensors for `compare` (default 1000: 1M rows)
 #   WIDEROW_BENCH_SCALING  1 (default) to add compare's scaling run, 0 not to
+#   WIDEROW_BENCH_PASSES   passes of each compare workload, best kept (default 3)
 #   LINT_RUNS              separate runs of the lint bench (default 5)
 #   CLI_ROWS, CLI_RUNS     rows and runs of `cli` (default 1000000 and 1)
 #   MEMORY_STATEMENTS      INSERTs of `memory`'s big script (default 1000000)
