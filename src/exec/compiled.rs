@@ -26,7 +26,7 @@ use crate::planner::{Direction, Plan, PlanContext, QueryClass};
 use crate::schema::{Column, ColumnKind, Table};
 use crate::storage::{
     bounds_ordered, ClusteringKey, KeyValues, Partition, PositionRef, Store, StoredKey, StoredRow,
-    TableData,
+    TableData, TableHint,
 };
 use crate::syntax::ast::{Operator, RelationKind, Select, Term, TermKind};
 use crate::types::Value;
@@ -48,6 +48,10 @@ pub(crate) struct CompiledSelect {
     table: String,
     /// `keyspace.table`, as the store keys the table's data.
     qualified: String,
+    /// Where the table was in the catalog it was compiled against, and
+    /// where its data was last found in the store.
+    place: (usize, usize),
+    data_hint: TableHint,
     markers: usize,
     /// The bind value of each partition key column, in key order.
     partition_key: Vec<KeyPart>,
@@ -148,6 +152,8 @@ pub(crate) fn compile_select(
         keyspace: table.keyspace.clone(),
         table: table.name.clone(),
         qualified: table.qualified_name(),
+        place: ctx.catalog.table_place(&table.keyspace, &table.name)?,
+        data_hint: TableHint::default(),
         markers: offsets.len(),
         partition_key,
         clustering,
@@ -263,7 +269,9 @@ impl CompiledSelect {
         if values.len() != self.markers {
             return None;
         }
-        let table = ctx.catalog.table(&self.keyspace, &self.table)?;
+        let table = ctx
+            .catalog
+            .table_hinted(&self.keyspace, &self.table, self.place)?;
         let key = self.conformed(table, &self.partition_key, values)?;
         let token = key_bytes.token_of(&key).ok()?;
         let position = PositionRef {
@@ -272,7 +280,9 @@ impl CompiledSelect {
         };
         let limit = self.limit(values)?;
         let empty = TableData::default();
-        let data = store.table(&self.qualified).unwrap_or(&empty);
+        let data = store
+            .table_hinted(&self.qualified, &self.data_hint)
+            .unwrap_or(&empty);
         let mut result = ResultSet::rows(self.columns.clone(), Rows::default());
         if let Some(partition) = data.partitions.get_at(position) {
             let read = Read {

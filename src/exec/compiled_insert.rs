@@ -24,7 +24,9 @@ use smallvec::SmallVec;
 
 use crate::planner::{Plan, PlanContext};
 use crate::schema::{ColumnKind, Table};
-use crate::storage::{ClusteringKey, Expiry, KeyValues, Liveness, PositionRef, Store, TableData};
+use crate::storage::{
+    ClusteringKey, Expiry, KeyValues, Liveness, PositionRef, Store, TableData, TableHint,
+};
 use crate::syntax::ast::{Insert, InsertSource};
 use crate::types::{DataType, Value};
 
@@ -55,6 +57,8 @@ pub(crate) struct CompiledInsert {
     ttl: i32,
     /// One past the highest slot written: the room a new row reserves.
     width: usize,
+    /// Where the table's data was last found in the store.
+    data_hint: TableHint,
 }
 
 /// A column written from one bind value.
@@ -148,6 +152,7 @@ pub(crate) fn compile_insert(
         descending: restrict::descending_mask(table),
         ttl,
         width,
+        data_hint: TableHint::default(),
     })
 }
 
@@ -232,7 +237,7 @@ impl CompiledInsert {
             cells: &mut cells,
             width: self.width,
         };
-        let data: &mut TableData = store.table_mut(&self.table);
+        let data: &mut TableData = store.table_mut_hinted(&self.table, &self.data_hint);
         let partition_key = || key.into_iter().map(Cow::into_owned).collect();
         mutation::apply_row(data, position, partition_key, write, now_secs);
         // One literal, which the compiler builds in the caller's place,

@@ -85,6 +85,34 @@ impl Catalog {
         self.keyspaces.get(keyspace)?.tables.get(name)
     }
 
+    /// Where table `name` of `keyspace` is: its keyspace's place and its
+    /// own, for [`Catalog::table_hinted`].
+    pub fn table_place(&self, keyspace: &str, name: &str) -> Option<(usize, usize)> {
+        let (k, _, found) = self.keyspaces.get_full(keyspace)?;
+        Some((k, found.tables.get_index_of(name)?))
+    }
+
+    /// [`Catalog::table`], tried first at `place` (from
+    /// [`Catalog::table_place`]): a compiled statement finds its table
+    /// there without hashing two names, as long as the schema has not
+    /// changed, and by name otherwise.
+    pub fn table_hinted(
+        &self,
+        keyspace: &str,
+        name: &str,
+        place: (usize, usize),
+    ) -> Option<&Table> {
+        let hinted = self
+            .keyspaces
+            .get_index(place.0)
+            .and_then(|(_, found)| found.tables.get_index(place.1))
+            .map(|(_, table)| table);
+        match hinted {
+            Some(table) if table.name == name && table.keyspace == keyspace => Some(table),
+            _ => self.table(keyspace, name),
+        }
+    }
+
     /// The keyspace a possibly unqualified name lives in, with Cassandra's
     /// message when there is none.
     pub fn keyspace_of<'a>(

@@ -18,6 +18,7 @@ mod rows;
 mod stored;
 mod table;
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use rustc_hash::FxBuildHasher;
@@ -77,7 +78,23 @@ fn with_qualified_name<R>(keyspace: &str, name: &str, f: impl FnOnce(&str) -> R)
 /// Every table's data, by qualified name (`ks.table`).
 #[derive(Debug, Clone, Default)]
 pub struct Store {
-    tables: hashbrown::HashMap<String, Arc<TableData>, FxBuildHasher>,
+    /// In the order the tables were first written, so that a statement run
+    /// again can find its table at the place it found it before
+    /// ([`TableHint`]) instead of hashing and comparing its name.
+    tables: indexmap::IndexMap<String, Arc<TableData>, FxBuildHasher>,
+}
+
+/// Where a statement last found its table's data in a [`Store`]: tried
+/// first, and checked by name, so a stale hint (a table dropped, another
+/// store) costs one comparison. Shared by the clones of a compiled
+/// statement, hence atomic; reads and writes of it are plain moves.
+#[derive(Debug, Default)]
+pub struct TableHint(AtomicUsize);
+
+impl Clone for TableHint {
+    fn clone(&self) -> TableHint {
+        TableHint(AtomicUsize::new(self.0.load(Ordering::Relaxed)))
+    }
 }
 
 impl Store {
@@ -91,6 +108,16 @@ impl Store {
         self.tables.get(name).map(Arc::as_ref)
     }
 
+    /// [`Store::table`], tried first where `hint` says it was.
+    pub fn table_hinted(&self, name: &str, hint: &TableHint) -> Option<&TableData> {
+        let at = match self.tables.get_index(hint.0.load(Ordering::Relaxed)) {
+            Some((found, data)) if found == name => return Some(data),
+            _ => self.tables.get_index_of(name)?,
+        };
+        hint.0.store(at, Ordering::Relaxed);
+        self.tables.get_index(at).map(|(_, data)| &**data)
+    }
+
     /// The data of table `name` of `keyspace`: [`Store::table`] without
     /// building the qualified name on the heap, for every statement's path.
     pub fn table_in(&self, keyspace: &str, name: &str) -> Option<&TableData> {
@@ -102,7 +129,30 @@ impl Store {
     /// to the heap only when the table has no data yet: every write
     /// statement's path.
     pub fn table_mut(&mut self, name: &str) -> &mut TableData {
-        Arc::make_mut(self.tables.entry_ref(name).or_default())
+        let at = self.table_index(name);
+        Arc::make_mut(&mut self.tables[at])
+    }
+
+    /// [`Store::table_mut`], tried first where `hint` says it was.
+    pub fn table_mut_hinted(&mut self, name: &str, hint: &TableHint) -> &mut TableData {
+        let hinted = hint.0.load(Ordering::Relaxed);
+        let at = match self.tables.get_index(hinted) {
+            Some((found, _)) if found == name => hinted,
+            _ => {
+                let at = self.table_index(name);
+                hint.0.store(at, Ordering::Relaxed);
+                at
+            }
+        };
+        Arc::make_mut(&mut self.tables[at])
+    }
+
+    /// Where table `name`'s data is, created empty if absent.
+    fn table_index(&mut self, name: &str) -> usize {
+        match self.tables.get_index_of(name) {
+            Some(at) => at,
+            None => self.tables.insert_full(name.to_string(), Arc::default()).0,
+        }
     }
 
     /// [`Store::table_mut`] by keyspace and name.
@@ -117,12 +167,46 @@ impl Store {
 
     /// Forgets table `name` (DROP TABLE, DROP MATERIALIZED VIEW).
     pub fn drop_table(&mut self, name: &str) {
-        self.tables.remove(name);
+        self.tables.shift_remove(name);
     }
 
     /// Forgets every table of keyspace `keyspace` (DROP KEYSPACE).
     pub fn drop_keyspace(&mut self, keyspace: &str) {
         let prefix = format!("{keyspace}.");
         self.tables.retain(|name, _| !name.starts_with(&prefix));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each table's data marked by the slot its name allocates.
+    fn store_of(names: &[&str]) -> Store {
+        let mut store = Store::new();
+        for name in names {
+            store.table_mut(name).slot_or_allocate(name);
+        }
+        store
+    }
+
+    #[test]
+    fn a_stale_hint_still_finds_its_table() {
+        let mut store = store_of(&["ks.a", "ks.b", "ks.c"]);
+        let hint = TableHint::default();
+        let found = |store: &Store, hint: &TableHint, name: &str| {
+            store.table_hinted(name, hint).and_then(|d| d.slot(name))
+        };
+        assert_eq!(found(&store, &hint, "ks.c"), Some(0));
+        // Dropping a table moves the others; the hint then points elsewhere.
+        store.drop_table("ks.a");
+        assert_eq!(found(&store, &hint, "ks.c"), Some(0));
+        assert_eq!(found(&store, &hint, "ks.b"), Some(0));
+        assert_eq!(store.table_hinted("ks.a", &hint).map(|_| ()), None);
+        store.table_mut_hinted("ks.c", &hint).slot_or_allocate("v");
+        assert_eq!(store.table("ks.c").and_then(|d| d.slot("v")), Some(1));
+        store.table_mut_hinted("ks.d", &hint).slot_or_allocate("ks.d");
+        assert_eq!(found(&store, &hint, "ks.d"), Some(0));
+        assert_eq!(store.table("ks.b").and_then(|d| d.slot("v")), None);
     }
 }
