@@ -231,7 +231,7 @@ pub struct Session {
     /// last key's token, kept from one statement to the next.
     key_bytes: exec::restrict::KeyBuffer,
     /// The plans of the prepared statements run last, by id: a statement's
-    /// own cache sits behind a lock and hands out shared copies, some ten
+    /// own cache sits behind a lock and hands out shared copies, some six
     /// atomic operations per execution, about a tenth of a prepared
     /// insert's time; here the session takes the plan out and puts it back.
     prepared_plans: Vec<(u64, Cached)>,
@@ -401,13 +401,19 @@ impl Session {
     }
 
     /// The plan this session keeps for prepared statement `id`, taken out,
-    /// if it was made under the current context.
+    /// if it was made under the current context. Plans made under another
+    /// context are forgotten when one is not found.
     fn take_prepared_plan(&mut self, id: u64) -> Option<Cached> {
         let stamp = self.ctx_stamp;
-        let at = self
+        let found = self
             .prepared_plans
             .iter()
-            .position(|(kept, cached)| *kept == id && cached.stamp == stamp)?;
+            .position(|(kept, cached)| *kept == id && cached.stamp == stamp);
+        let Some(at) = found else {
+            self.prepared_plans
+                .retain(|(_, cached)| cached.stamp == stamp);
+            return None;
+        };
         Some(self.prepared_plans.swap_remove(at).1)
     }
 
@@ -587,9 +593,6 @@ impl Session {
     }
 }
 
-/// The write timestamp of a write at clock time `now` (microseconds), after
-/// the session's `last`: strictly increasing like the drivers' monotonic
-/// timestamp generator.
 /// The parts of a session a compiled INSERT writes with, borrowed apart
 /// from the caches that hold the INSERT (a text INSERT's shape lends its
 /// compiled form and values rather than copying them out).
@@ -619,7 +622,43 @@ impl InsertWriter<'_> {
     }
 }
 
+/// The write timestamp of a write at clock time `now` (microseconds), after
+/// the session's `last`: strictly increasing like the drivers' monotonic
+/// timestamp generator.
 fn next_timestamp(last: &mut i64, now: i64) -> i64 {
     *last = now.max(last.saturating_add(1));
     *last
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_session_forgets_plans_made_under_another_context() {
+        let mut session = Session::new();
+        session
+            .execute_script(
+                "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};
+                 USE ks;
+                 CREATE TABLE t (k int PRIMARY KEY, v int);",
+            )
+            .unwrap();
+        let insert = session
+            .prepare("INSERT INTO t (k, v) VALUES (?, ?)")
+            .unwrap();
+        let read = session.prepare("SELECT v FROM t WHERE k = ?").unwrap();
+        for k in 0..3 {
+            session
+                .execute_prepared(&insert, &[Value::Int(k), Value::Int(k)])
+                .unwrap();
+            session.execute_prepared(&read, &[Value::Int(k)]).unwrap();
+        }
+        assert_eq!(session.prepared_plans.len(), 2);
+        session.execute("ALTER TABLE t ADD w int").unwrap();
+        let row = session.execute_prepared(&read, &[Value::Int(2)]).unwrap();
+        assert_eq!(row.rows.len(), 1);
+        // The insert's plan, made before the change, is gone with it.
+        assert_eq!(session.prepared_plans.len(), 1);
+    }
 }

@@ -205,7 +205,9 @@ mod tests {
         assert_eq!(store.table_hinted("ks.a", &hint).map(|_| ()), None);
         store.table_mut_hinted("ks.c", &hint).slot_or_allocate("v");
         assert_eq!(store.table("ks.c").and_then(|d| d.slot("v")), Some(1));
-        store.table_mut_hinted("ks.d", &hint).slot_or_allocate("ks.d");
+        store
+            .table_mut_hinted("ks.d", &hint)
+            .slot_or_allocate("ks.d");
         assert_eq!(found(&store, &hint, "ks.d"), Some(0));
         assert_eq!(store.table("ks.b").and_then(|d| d.slot("v")), None);
     }
