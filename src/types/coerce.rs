@@ -54,9 +54,10 @@ pub fn coerce(literal: &Literal, ty: &DataType, column: &str) -> Result<Value, E
 /// already, so that no constant is built for it: the empty strings of
 /// `kind` allocate nothing.
 pub(crate) fn coerce_text(kind: &Literal, text: &str, ty: &DataType) -> Option<Value> {
-    literal_assignable(kind, ty)
-        .then(|| from_string(ty, text).ok())
-        .flatten()
+    if !literal_assignable(kind, ty) {
+        return None;
+    }
+    from_string(ty, text).ok()
 }
 
 /// The kind of constant, as Cassandra names it in messages.
