@@ -220,7 +220,9 @@ pub(crate) fn from_string(ty: &DataType, text: &str) -> Result<Value, FromString
         Decimal => Value::Decimal(Box::new(parse_decimal(text)?)),
         // Java's parseFloat/parseDouble: any NaN becomes the one canonical NaN.
         Float => Value::Float(canonical_f32(text.parse().map_err(|_| make("float"))?)),
-        Double => Value::Double(canonical_f64(text.parse().map_err(|_| make("double"))?)),
+        Double => Value::Double(canonical_f64(
+            parse_f64(text).ok_or_else(|| make("double"))?,
+        )),
         Boolean => {
             if text.eq_ignore_ascii_case("true") {
                 Value::Boolean(true)
@@ -291,6 +293,46 @@ fn canonical_f32(v: f32) -> f32 {
     } else {
         v
     }
+}
+
+/// `text` as a double, as `str::parse` reads it: a plain decimal of at
+/// most fifteen digits (`23.4`, `-1003`, nearly every double a load
+/// writes) is read here as its digits divided by a power of ten, which is
+/// exact and so rounds as parsing does (Clinger's fast path: both are
+/// doubles exactly, and one division rounds correctly), at half the
+/// general parser's cost; anything else goes to `str::parse`.
+fn parse_f64(text: &str) -> Option<f64> {
+    /// The powers of ten a double holds exactly.
+    const POWERS: [f64; 16] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+    ];
+    let (negative, digits) = match text.as_bytes() {
+        [b'-', rest @ ..] => (true, rest),
+        rest => (false, rest),
+    };
+    let mut mantissa: u64 = 0;
+    let mut count = 0;
+    let mut fraction = None;
+    for (at, &byte) in digits.iter().enumerate() {
+        match byte {
+            b'0'..=b'9' => {
+                mantissa = mantissa * 10 + u64::from(byte - b'0');
+                count += 1;
+            }
+            b'.' if fraction.is_none() => fraction = Some(digits.len() - at - 1),
+            _ => return text.parse().ok(),
+        }
+        if count > 15 {
+            return text.parse().ok();
+        }
+    }
+    let scale = fraction.unwrap_or(0);
+    // `1.` and `.5` are for the general reading to accept or refuse.
+    if count == 0 || count == scale || scale == 0 && fraction.is_some() {
+        return text.parse().ok();
+    }
+    let value = mantissa as f64 / POWERS[scale];
+    Some(if negative { -value } else { value })
 }
 
 fn canonical_f64(v: f64) -> f64 {

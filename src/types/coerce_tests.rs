@@ -309,3 +309,17 @@ fn tuples_read_cassandras_tuple_string() {
     );
     assert_eq!(err(s("x:a"), &ty, "t"), "Unable to make int from 'x'");
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4000))]
+    /// The plain-decimal reading gives every double bit for bit as the
+    /// general parser does, and declines nothing it should read.
+    #[test]
+    fn plain_decimals_read_as_parse_reads_them(
+        text in "-?[0-9]{0,18}(\\.[0-9]{0,18})?|-?[0-9]{1,3}\\.[0-9]{1,3}|[0-9.eE+-]{1,8}",
+    ) {
+        let fast = super::parse_f64(&text).map(f64::to_bits);
+        let general = text.parse::<f64>().ok().map(f64::to_bits);
+        proptest::prop_assert_eq!(fast, general, "{}", text);
+    }
+}
