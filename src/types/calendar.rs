@@ -8,8 +8,45 @@ const MILLIS_PER_DAY: i64 = 86_400_000;
 const MICROS_PER_DAY: i64 = 86_400_000_000;
 
 /// The proleptic Gregorian date of a day count from 1970-01-01 (the inverse of
-/// [`days_from_civil`], by the same era arithmetic): `(year, month, day)`.
+/// [`days_from_civil`]): `(year, month, day)`.
+///
+/// Days from about 32,800 BC to 2.9 million AD — every date a timestamp's
+/// display shows — are converted by Neri and Schneider's 32-bit algorithm
+/// ("Euclidean affine functions and their application to calendar
+/// algorithms", 2022), which replaces the era arithmetic's divisions with
+/// a few multiplications: results print dates by the million. Any other
+/// day goes through [`civil_from_days_by_eras`], the reference a property
+/// test holds it to.
 pub(crate) fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    // The shift that puts the window's first day at 0, a multiple of 400
+    // years of days past the algorithm's March-based origin.
+    const SHIFT_ERAS: u32 = 82;
+    const SHIFT: u32 = 719_468 + 146_097 * SHIFT_ERAS;
+    let Some(n) = u32::try_from(days + i64::from(SHIFT))
+        .ok()
+        .filter(|&n| n <= (u32::MAX - 3) / 4)
+    else {
+        return civil_from_days_by_eras(days);
+    };
+    let n1 = 4 * n + 3;
+    let century = n1 / 146_097;
+    let day_of_century = n1 % 146_097 / 4;
+    let n2 = 4 * day_of_century + 3;
+    let p2 = 2_939_745u64 * u64::from(n2);
+    let year_of_century = (p2 >> 32) as u32;
+    let day_of_year = (p2 as u32) / 2_939_745 / 4;
+    let n3 = 2141 * day_of_year + 197_913;
+    let month = n3 / 65_536;
+    let day = n3 % 65_536 / 2141 + 1;
+    let past_december = day_of_year >= 306;
+    let year = i64::from(100 * century + year_of_century) - i64::from(400 * SHIFT_ERAS)
+        + i64::from(past_december);
+    let month = if past_december { month - 12 } else { month };
+    (year, month, day)
+}
+
+/// [`civil_from_days`] for any day, by 400-year eras.
+fn civil_from_days_by_eras(days: i64) -> (i64, u32, u32) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let day_of_era = z - era * 146_097; // 0..=146096
@@ -281,6 +318,19 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
+        #[test]
+        fn the_short_conversion_agrees_with_the_eras(
+            days in prop_oneof![
+                -800_000i64..3_000_000,
+                -12_699_500i64..-12_699_300,
+                1_061_042_300i64..1_061_042_500,
+                -20_000_000i64..1_100_000_000,
+                any::<i32>().prop_map(i64::from),
+            ],
+        ) {
+            prop_assert_eq!(civil_from_days(days), civil_from_days_by_eras(days), "{}", days);
+        }
+
         #[test]
         fn whole_seconds_are_shown_as_the_floats_give_them(
             seconds in prop_oneof![-100_000_000_000i64..100_000_000_000, -9_007_199_254_741i64..9_007_199_254_741, -9_000_000_000_000_000i64..9_000_000_000_000_000],
