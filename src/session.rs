@@ -126,6 +126,20 @@ impl IdSource for SeededIds {
     }
 }
 
+/// The [`InsertWriter`] of session `$session`, its fields borrowed one by
+/// one (a method would borrow the whole session).
+macro_rules! insert_writer {
+    ($session:expr) => {
+        InsertWriter {
+            store: &mut $session.store,
+            key_bytes: &mut $session.key_bytes,
+            last_timestamp: &mut $session.last_timestamp,
+            clock: &*$session.clock,
+            collection_size: $session.limits.collection_size,
+        }
+    };
+}
+
 /// A statement prepared once and executed with bind values.
 ///
 /// It remembers what does not depend on the bind values — where its markers
@@ -312,13 +326,7 @@ impl Session {
                 .text_inserts
                 .prepare(cql, &self.ctx, &self.store, self.ctx_stamp);
             if let Some(ready) = ready {
-                let writer = InsertWriter {
-                    store: &mut self.store,
-                    key_bytes: &mut self.key_bytes,
-                    last_timestamp: &mut self.last_timestamp,
-                    clock: &*self.clock,
-                    collection_size: self.limits.collection_size,
-                };
+                let writer = insert_writer!(self);
                 if let Some(result) = writer.run(ready.insert, ready.values, ready.plan) {
                     return Ok(result);
                 }
@@ -437,7 +445,7 @@ impl Session {
                 }
             }
             Some(exec::Compiled::Insert(insert)) => {
-                if let Some(result) = self.run_compiled_insert(insert, values, &cached.plan) {
+                if let Some(result) = insert_writer!(self).run(insert, values, &cached.plan) {
                     return Ok(result);
                 }
             }
@@ -480,23 +488,6 @@ impl Session {
             *cache = Some(cached.clone());
         }
         Ok(cached)
-    }
-
-    /// Runs a compiled INSERT; see [`InsertWriter::run`].
-    fn run_compiled_insert(
-        &mut self,
-        insert: &exec::compiled_insert::CompiledInsert,
-        values: &[Value],
-        plan: &Arc<Plan>,
-    ) -> Option<ResultSet> {
-        let writer = InsertWriter {
-            store: &mut self.store,
-            key_bytes: &mut self.key_bytes,
-            last_timestamp: &mut self.last_timestamp,
-            clock: &*self.clock,
-            collection_size: self.limits.collection_size,
-        };
-        writer.run(insert, values, plan)
     }
 
     /// How a coordinator would serve a statement, without running it.
@@ -595,7 +586,9 @@ impl Session {
 
 /// The parts of a session a compiled INSERT writes with, borrowed apart
 /// from the caches that hold the INSERT (a text INSERT's shape lends its
-/// compiled form and values rather than copying them out).
+/// compiled form and values rather than copying them out). Built by
+/// [`insert_writer!`], field by field, so that those caches may stay
+/// borrowed beside it.
 struct InsertWriter<'s> {
     store: &'s mut Store,
     key_bytes: &'s mut exec::restrict::KeyBuffer,
