@@ -109,13 +109,23 @@ impl Store {
     }
 
     /// [`Store::table`], tried first where `hint` says it was.
+    #[inline]
     pub fn table_hinted(&self, name: &str, hint: &TableHint) -> Option<&TableData> {
-        let at = match self.tables.get_index(hint.0.load(Ordering::Relaxed)) {
-            Some((found, data)) if found == name => return Some(data),
-            _ => self.tables.get_index_of(name)?,
-        };
+        let at = self.index_hinted(name, hint)?;
+        Some(&self.tables[at])
+    }
+
+    /// Where table `name`'s data is, tried first where `hint` says and
+    /// looked up by name otherwise, the hint then moved there.
+    #[inline]
+    fn index_hinted(&self, name: &str, hint: &TableHint) -> Option<usize> {
+        let hinted = hint.0.load(Ordering::Relaxed);
+        if matches!(self.tables.get_index(hinted), Some((found, _)) if found == name) {
+            return Some(hinted);
+        }
+        let at = self.tables.get_index_of(name)?;
         hint.0.store(at, Ordering::Relaxed);
-        self.tables.get_index(at).map(|(_, data)| &**data)
+        Some(at)
     }
 
     /// The data of table `name` of `keyspace`: [`Store::table`] without
@@ -135,10 +145,9 @@ impl Store {
 
     /// [`Store::table_mut`], tried first where `hint` says it was.
     pub fn table_mut_hinted(&mut self, name: &str, hint: &TableHint) -> &mut TableData {
-        let hinted = hint.0.load(Ordering::Relaxed);
-        let at = match self.tables.get_index(hinted) {
-            Some((found, _)) if found == name => hinted,
-            _ => {
+        let at = match self.index_hinted(name, hint) {
+            Some(at) => at,
+            None => {
                 let at = self.table_index(name);
                 hint.0.store(at, Ordering::Relaxed);
                 at
