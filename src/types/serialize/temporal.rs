@@ -98,7 +98,7 @@ pub fn parse_date(text: &str) -> Result<i32, ParseError> {
 /// 1 to 9999, read at fixed positions: what [`parse_iso_local_date`]
 /// gives it, for a fraction of the cost (a load reads one per row).
 /// `None` for anything else, valid or not, which the general reading reads.
-fn parse_usual_date(text: &[u8]) -> Option<i32> {
+pub(super) fn parse_usual_date(text: &[u8]) -> Option<i32> {
     let [y0, y1, y2, y3, b'-', m0, m1, b'-', d0, d1] = *text else {
         return None;
     };
