@@ -26,8 +26,8 @@
 //! scans linear. `WIDEROW_BENCH_PROFILE=w2` (or `w1`, `w1text`, `w3`, `w4`,
 //! `w5`) runs one widerow workload alone, for `perf record`, and
 //! `sqlite-w1`, `sqlite-w1text` or `sqlite-w2` SQLite's, to weigh a profile
-//! against; `WIDEROW_BENCH_QUERIES` sets the number of widerow's queries
-//! (for callgrind).
+//! against; `WIDEROW_BENCH_QUERIES` sets their number of queries (for
+//! callgrind).
 //!
 //! Run with `cargo bench --bench compare`.
 
@@ -521,21 +521,21 @@ fn print(rows: &[Row]) {
 /// the same share of every profile, so the workload's own functions stand out.
 fn profile(workload: &str, sensors: usize) {
     let total = sensors * DAYS * READINGS;
+    let queries = |default: usize| {
+        std::env::var("WIDEROW_BENCH_QUERIES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
     let per_second = match workload {
         "w1" => w1_prepared_widerow(sensors).1,
         "w1text" => w1_text_widerow(sensors),
         "w5" => w5(100_000).0,
         "sqlite-w1" => w1_prepared_sqlite(sensors).1,
         "sqlite-w1text" => w1_text_sqlite(sensors),
-        "sqlite-w2" => w2_sqlite(&w1_prepared_sqlite(sensors).0, sensors, 1_000_000),
+        "sqlite-w2" => w2_sqlite(&w1_prepared_sqlite(sensors).0, sensors, queries(1_000_000)),
         _ => {
             let (mut session, _, _) = w1_prepared_widerow(sensors);
-            let queries = |default: usize| {
-                std::env::var("WIDEROW_BENCH_QUERIES")
-                    .ok()
-                    .and_then(|v| v.parse().ok())
-                    .unwrap_or(default)
-            };
             match workload {
                 "w2" => w2_widerow(&mut session, sensors, queries(1_000_000)),
                 "w3" => w3_widerow(&mut session, sensors, queries(50_000)).0,

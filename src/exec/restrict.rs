@@ -435,7 +435,8 @@ impl KeyBuffer {
         }
     }
 
-    /// The bytes of the key last given to [`KeyBuffer::token_of`].
+    /// The bytes of the key last given to [`KeyBuffer::token_of`] or
+    /// [`KeyBuffer::token_of_likely_repeated`].
     pub(crate) fn bytes(&self) -> &[u8] {
         &self.bytes
     }

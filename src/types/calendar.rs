@@ -135,7 +135,7 @@ fn push_padded(out: &mut String, n: u64, width: usize) {
     // where the call is (`width` is a constant there).
     match width {
         2 if n < 100 => push_pair(out, n),
-        1 | 4 if (1000..10_000).contains(&n) || (width == 4 && n < 10_000) => {
+        1 | 4 if n < 10_000 && (width == 4 || n >= 1000) => {
             push_pair(out, n / 100);
             push_pair(out, n % 100);
         }
