@@ -25,9 +25,10 @@ use widerow::types::serialize::{
     serialize_timeuuid, serialize_tinyint, serialize_uuid, serialize_varint,
 };
 
-/// Where the vector file lives, relative to `CARGO_MANIFEST_DIR`: the repository is
-/// checked out with the project's `shared/` directory beside it, here and in CI.
-const VECTORS_PATH: &str = "../shared/reference/murmur3-vectors.tsv";
+/// Where the vector file lives, relative to `CARGO_MANIFEST_DIR`: a copy of the
+/// project's reference file (`shared/reference/murmur3-vectors.tsv`, from the real
+/// Python driver), kept in the repository so that `cargo test` needs nothing beside it.
+const VECTORS_PATH: &str = "tests/data/murmur3-vectors.tsv";
 
 /// The number of rows the reference documents; a silently truncated file must not pass.
 const EXPECTED_ROWS: usize = 390;
