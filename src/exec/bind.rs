@@ -235,7 +235,7 @@ pub(crate) fn ordinary_key_value<'v>(
 /// case, is checked here in line; anything else by [`composite_fits`],
 /// which recurses into elements.
 #[inline]
-fn value_fits(value: &Value, ty: &DataType) -> bool {
+pub(crate) fn value_fits(value: &Value, ty: &DataType) -> bool {
     match ty {
         DataType::Native(n) => matches!(value, Value::Empty) || native_fits(value, *n),
         _ => composite_fits(value, ty),

@@ -34,7 +34,8 @@ use super::bind;
 use super::each_or_none;
 use super::mutation::{self, RowWrite};
 use super::restrict;
-use super::result::{Metrics, ResultSet};
+use super::result::{Columns, Metrics, ResultKind, ResultSet};
+use super::rows::Rows;
 use super::write;
 
 /// An INSERT of bind values into plain columns, with everything that
@@ -242,29 +243,65 @@ impl CompiledInsert {
         mutation::apply_row(data, position, partition_key, write, now_secs);
         // One literal, which the compiler builds in the caller's place,
         // where filling in a default result copies it whole on return.
+        // Every field is named: a default `Metrics` would clone and drop a
+        // shared empty node list, two atomic operations per row.
         ResultSet {
+            kind: ResultKind::Ok,
             class: Some(plan.class),
+            columns: Columns::default(),
+            rows: Rows::default(),
+            warnings: Vec::new(),
             metrics: Metrics {
                 partitions_touched: 1,
+                rows_scanned: 0,
+                rows_returned: 0,
                 nodes_contacted: plan.nodes.clone(),
-                ..Metrics::default()
             },
             plan: Some(plan.clone()),
-            ..ResultSet::ok()
         }
     }
 }
 
 /// A key column's bind value as its column's type, unless it is null or
-/// empty (refused, or at least not ordinary) or does not fit.
+/// empty (refused, or at least not ordinary) or does not fit. A value
+/// already of the type, nearly every one, is borrowed in line: a call
+/// returning the `Option<Cow<Value>>` through memory, rewrapped on the
+/// way, costs a store the processor cannot forward to the copy after it.
+#[inline(always)]
 fn key_value<'v>(part: &Part, values: &'v [Value]) -> Option<Cow<'v, Value>> {
-    bind::ordinary_key_value(values.get(part.bind)?, &part.data_type, &part.name)
+    let value = values.get(part.bind)?;
+    if !matches!(value, Value::Null | Value::Empty) && bind::value_fits(value, &part.data_type) {
+        return Some(Cow::Borrowed(value));
+    }
+    converted_key_value(part, value)
+}
+
+#[cold]
+#[inline(never)]
+fn converted_key_value<'v>(part: &Part, value: &'v Value) -> Option<Cow<'v, Value>> {
+    bind::ordinary_key_value(value, &part.data_type, &part.name)
 }
 
 /// A regular column's bind value as its column's type (null included),
-/// unless it does not fit or is a collection larger than the limit.
+/// unless it does not fit or is a collection larger than the limit. Like
+/// [`key_value`], a value already of the type is copied in line.
+#[inline(always)]
 fn cell_value(part: &Part, values: &[Value], collection_size: usize) -> Option<Value> {
-    let value = bind::conform_borrowed(values.get(part.bind)?, &part.data_type, &part.name).ok()?;
+    let value = values.get(part.bind)?;
+    let sized = matches!(
+        value,
+        Value::List(_) | Value::Set(_) | Value::Vector(_) | Value::Map(_)
+    );
+    if !sized && bind::value_fits(value, &part.data_type) {
+        return Some(value.clone());
+    }
+    converted_cell_value(part, value, collection_size)
+}
+
+#[cold]
+#[inline(never)]
+fn converted_cell_value(part: &Part, value: &Value, collection_size: usize) -> Option<Value> {
+    let value = bind::conform_borrowed(value, &part.data_type, &part.name).ok()?;
     write::check_collection_size(value.borrow(), &part.name, collection_size).ok()?;
     Some(value.into_owned())
 }
