@@ -607,7 +607,14 @@ impl InsertWriter<'_> {
         values: &[Value],
         plan: &Arc<Plan>,
     ) -> Option<ResultSet> {
-        let row = insert.bind(values, self.collection_size, self.key_bytes)?;
+        let conformed;
+        let values = if insert.fits(values, self.collection_size) {
+            values
+        } else {
+            conformed = insert.conformed(values, self.collection_size)?;
+            &conformed
+        };
+        let row = insert.bind(values, self.key_bytes)?;
         // The clock is read once, as `run_planned` reads it.
         let now_micros = self.clock.now_micros();
         let timestamp = next_timestamp(self.last_timestamp, now_micros);

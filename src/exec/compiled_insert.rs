@@ -17,7 +17,6 @@
 //! general path then gives Cassandra's answer or error, consuming the
 //! timestamp itself. [`CompiledInsert::write`] cannot fail.
 
-use std::borrow::{Borrow, Cow};
 use std::sync::Arc;
 
 use smallvec::SmallVec;
@@ -74,16 +73,19 @@ struct Part {
     slot: usize,
 }
 
-/// One execution's values, checked and converted: all that is left is to
-/// write them. Kept inline for the usual few key parts and columns, so
-/// that an execution allocates nothing of its own to hold them.
+/// One execution's values, checked: all that is left is to write them.
+/// Every value is borrowed from the bind values (a [`Value`] moved about
+/// is stored piecewise and copied whole, a copy the processor cannot
+/// forward from those stores), and kept inline for the usual few key parts
+/// and columns, so that an execution allocates nothing of its own to hold
+/// them.
 pub(crate) struct BoundRow<'v> {
-    key: SmallVec<[Cow<'v, Value>; 2]>,
+    key: SmallVec<[&'v Value; 2]>,
     /// The partition's token, and its key's bytes in the caller's buffer.
     position: PositionRef<'v>,
     clustering: KeyValues,
     /// Each regular column's slot and value (`Null` for a tombstone).
-    cells: SmallVec<[(usize, Value); 4]>,
+    cells: SmallVec<[(usize, &'v Value); 4]>,
 }
 
 /// Compiles `insert` if it is a plain INSERT of bind values this module
@@ -182,29 +184,69 @@ impl CompiledInsert {
         self.partition_key.iter().map(|p| p.bind)
     }
 
-    /// Checks and converts bind `values`, or declines (`None`) when the
-    /// general path must answer. `collection_size` is the session's
-    /// `[limits]` bound on collection values; the partition key is
-    /// serialized into `key_bytes`, a buffer the caller keeps.
+    /// Whether bind `values` can be written as they are: every one
+    /// present and already of its column's type, no key part null or
+    /// empty, no collection over `collection_size` elements (the session's
+    /// `[limits]`). Nearly always so, and checked in line.
+    #[inline(always)]
+    pub(crate) fn fits(&self, values: &[Value], collection_size: usize) -> bool {
+        let key_fits = |p: &Part| {
+            values.get(p.bind).is_some_and(|value| {
+                !matches!(value, Value::Null | Value::Empty)
+                    && bind::value_fits(value, &p.data_type)
+            })
+        };
+        let cell_fits = |p: &Part| {
+            values.get(p.bind).is_some_and(|value| {
+                bind::value_fits(value, &p.data_type)
+                    && (!is_sized(value)
+                        || write::check_collection_size(value, &p.name, collection_size).is_ok())
+            })
+        };
+        self.partition_key.iter().all(key_fits)
+            && self.clustering.iter().all(key_fits)
+            && self.cells.iter().all(cell_fits)
+    }
+
+    /// Bind `values` converted to their columns' types (an `int` widened
+    /// for a `bigint` column, say), or `None` when the general path must
+    /// answer: a value that does not convert, a null or empty key part, a
+    /// collection over the limit. The rare case beside [`Self::fits`].
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn conformed(&self, values: &[Value], collection_size: usize) -> Option<Vec<Value>> {
+        let mut conformed = values.to_vec();
+        let keys = self.partition_key.iter().chain(&self.clustering);
+        for p in keys {
+            let value = values.get(p.bind)?;
+            let key = bind::ordinary_key_value(value, &p.data_type, &p.name)?;
+            conformed[p.bind] = key.into_owned();
+        }
+        for p in &self.cells {
+            let value = bind::conform(values.get(p.bind)?, &p.data_type, &p.name).ok()?;
+            write::check_collection_size(&value, &p.name, collection_size).ok()?;
+            conformed[p.bind] = value;
+        }
+        self.fits(&conformed, collection_size).then_some(conformed)
+    }
+
+    /// Borrows bind `values`, which [`Self::fits`] has accepted, for
+    /// writing, serializing the partition key into `key_bytes`, a buffer
+    /// the caller keeps; `None` if the key cannot be serialized.
     #[inline(always)]
     pub(crate) fn bind<'v>(
         &self,
         values: &'v [Value],
-        collection_size: usize,
         key_bytes: &'v mut restrict::KeyBuffer,
     ) -> Option<BoundRow<'v>> {
-        let key = each_or_none(&self.partition_key, |p| key_value(p, values))?;
+        let key = each_or_none(&self.partition_key, |p| values.get(p.bind))?;
         let token = key_bytes.token_of_likely_repeated(&key).ok()?;
         let position = PositionRef {
             token,
             key: key_bytes.bytes(),
         };
-        let clustering = each_or_none(&self.clustering, |p| {
-            key_value(p, values).map(Cow::into_owned)
-        })?;
-        let cells = each_or_none(&self.cells, |p| {
-            Some((p.slot, cell_value(p, values, collection_size)?))
-        })?;
+        let clustering = each_or_none(&self.clustering, |p| values.get(p.bind).cloned())?;
+        let cells = each_or_none(&self.cells, |p| Some((p.slot, values.get(p.bind)?)))?;
         Some(BoundRow {
             key,
             position,
@@ -230,16 +272,16 @@ impl CompiledInsert {
             key,
             position,
             clustering,
-            mut cells,
+            cells,
         } = row;
         let write = RowWrite {
             key: ClusteringKey::exact(clustering, self.descending),
             liveness: Liveness { timestamp, expiry },
-            cells: &mut cells,
+            cells: &cells,
             width: self.width,
         };
         let data: &mut TableData = store.table_mut_hinted(&self.table, &self.data_hint);
-        let partition_key = || key.into_iter().map(Cow::into_owned).collect();
+        let partition_key = || key.into_iter().cloned().collect();
         mutation::apply_row(data, position, partition_key, write, now_secs);
         // One literal, which the compiler builds in the caller's place,
         // where filling in a default result copies it whole on return.
@@ -262,46 +304,11 @@ impl CompiledInsert {
     }
 }
 
-/// A key column's bind value as its column's type, unless it is null or
-/// empty (refused, or at least not ordinary) or does not fit. A value
-/// already of the type, nearly every one, is borrowed in line: a call
-/// returning the `Option<Cow<Value>>` through memory, rewrapped on the
-/// way, costs a store the processor cannot forward to the copy after it.
-#[inline(always)]
-fn key_value<'v>(part: &Part, values: &'v [Value]) -> Option<Cow<'v, Value>> {
-    let value = values.get(part.bind)?;
-    if !matches!(value, Value::Null | Value::Empty) && bind::value_fits(value, &part.data_type) {
-        return Some(Cow::Borrowed(value));
-    }
-    converted_key_value(part, value)
-}
-
-#[cold]
-#[inline(never)]
-fn converted_key_value<'v>(part: &Part, value: &'v Value) -> Option<Cow<'v, Value>> {
-    bind::ordinary_key_value(value, &part.data_type, &part.name)
-}
-
-/// A regular column's bind value as its column's type (null included),
-/// unless it does not fit or is a collection larger than the limit. Like
-/// [`key_value`], a value already of the type is copied in line.
-#[inline(always)]
-fn cell_value(part: &Part, values: &[Value], collection_size: usize) -> Option<Value> {
-    let value = values.get(part.bind)?;
-    let sized = matches!(
+/// Whether `value` is a collection, whose size [`write::check_collection_size`]
+/// bounds.
+fn is_sized(value: &Value) -> bool {
+    matches!(
         value,
         Value::List(_) | Value::Set(_) | Value::Vector(_) | Value::Map(_)
-    );
-    if !sized && bind::value_fits(value, &part.data_type) {
-        return Some(value.clone());
-    }
-    converted_cell_value(part, value, collection_size)
-}
-
-#[cold]
-#[inline(never)]
-fn converted_cell_value(part: &Part, value: &Value, collection_size: usize) -> Option<Value> {
-    let value = bind::conform_borrowed(value, &part.data_type, &part.name).ok()?;
-    write::check_collection_size(value.borrow(), &part.name, collection_size).ok()?;
-    Some(value.into_owned())
+    )
 }

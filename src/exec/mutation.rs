@@ -127,8 +127,8 @@ pub(crate) struct RowWrite<'v> {
     /// Its row marker, whose time and expiry every cell shares.
     pub(crate) liveness: Liveness,
     /// Each cell's slot (no two alike) and value (`Null` deletes the
-    /// cell), in the order they are written; the values are moved out.
-    pub(crate) cells: &'v mut [(usize, Value)],
+    /// cell), in the order they are written.
+    pub(crate) cells: &'v [(usize, &'v Value)],
     /// One past the highest slot written: what a new row reserves.
     pub(crate) width: usize,
 }
@@ -177,7 +177,7 @@ fn write_row(
     target: &mut Row,
     floor: Option<i64>,
     liveness: Liveness,
-    cells: &mut [(usize, Value)],
+    cells: &[(usize, &Value)],
     width: usize,
     now_secs: i64,
 ) {
@@ -186,12 +186,12 @@ fn write_row(
         target.cells.resize(width, None);
     }
     target.write_liveness(liveness, floor);
-    for (slot, value) in cells {
-        let cell = match std::mem::replace(value, Value::Null) {
+    for &(slot, value) in cells {
+        let cell = match value {
             Value::Null => Cell::tombstone(liveness.timestamp),
-            value => Cell::live(value, liveness.timestamp, liveness.expiry),
+            value => Cell::live(value.clone(), liveness.timestamp, liveness.expiry),
         };
-        target.write_cell(*slot, cell, floor, now_secs);
+        target.write_cell(slot, cell, floor, now_secs);
     }
 }
 

@@ -56,6 +56,26 @@ impl Compact {
         fixed
     }
 
+    /// A copy of `value`, built straight from its fields: [`Compact::new`]
+    /// of a clone, without the clone.
+    #[inline]
+    pub(super) fn of(value: &Value) -> Compact {
+        match *value {
+            Value::Int(v) => Compact::Int(v),
+            Value::Bigint(v) => Compact::Bigint(v),
+            Value::Counter(v) => Compact::Counter(v),
+            Value::Double(v) => Compact::Double(v),
+            Value::Float(v) => Compact::Float(v),
+            Value::Timestamp(v) => Compact::Timestamp(v),
+            Value::Date(v) => Compact::Date(v),
+            Value::Time(v) => Compact::Time(v),
+            Value::Boolean(v) => Compact::Boolean(v),
+            Value::Tinyint(v) => Compact::Tinyint(v),
+            Value::Smallint(v) => Compact::Smallint(v),
+            _ => Compact::Boxed(Box::new(value.clone())),
+        }
+    }
+
     /// The value, borrowed if it is boxed, built if it is inline.
     pub fn value(&self) -> Cow<'_, Value> {
         match self.inline_value() {
@@ -147,6 +167,40 @@ impl Compact {
         match self {
             Compact::Boxed(v) => *v,
             fixed => fixed.value().into_owned(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_copy_is_what_a_moved_clone_would_be() {
+        let values = [
+            Value::Int(-7),
+            Value::Bigint(i64::MIN),
+            Value::Counter(3),
+            Value::Double(-0.0),
+            Value::Float(1.5),
+            Value::Timestamp(1_750_000_000_000),
+            Value::Date(1 << 31),
+            Value::Time(86_399_999_999_999),
+            Value::Boolean(true),
+            Value::Tinyint(-128),
+            Value::Smallint(300),
+            Value::Text("wide".into()),
+            Value::Empty,
+            Value::List(vec![Value::Int(1)]),
+        ];
+        for value in values {
+            let (copied, moved) = (Compact::of(&value), Compact::new(value.clone()));
+            assert_eq!(
+                std::mem::discriminant(&copied),
+                std::mem::discriminant(&moved),
+                "{value:?}"
+            );
+            assert_eq!(copied.into_value(), value, "{value:?}");
         }
     }
 }

@@ -509,15 +509,15 @@ impl StoredRow {
     /// shadows it: a marker and `cells` (slot and value), all written at
     /// `timestamp` and expiring at `expiry`, packed as [`StoredRow::new`]
     /// packs the row [`Row::write_liveness`] and [`Row::write_cell`] build
-    /// from them. The values are moved out, leaving nulls.
+    /// from them. The values are copied from where the caller holds them.
     ///
-    /// `None`, with `cells` untouched, when that row would not be packed
+    /// `None` when that row would not be packed
     /// (a null value is a tombstone; an expiry may not fit) or the cells
     /// are not one value per slot: the caller then builds the row.
     pub fn inserted(
         timestamp: i64,
         expiry: Option<Expiry>,
-        cells: &mut [(usize, Value)],
+        cells: &[(usize, &Value)],
     ) -> Option<StoredRow> {
         let life = Life::new(true, expiry)?;
         let plain = cells.iter().enumerate().all(|(i, (slot, value))| {
@@ -534,9 +534,9 @@ impl StoredRow {
 }
 
 impl PackedCells {
-    /// The values of `cells` (one per slot, none null) moved into their
-    /// slots, as [`PackedCells::new`] keeps them.
-    fn placed(cells: &mut [(usize, Value)]) -> PackedCells {
+    /// The values of `cells` (one per slot, none null) in their slots, as
+    /// [`PackedCells::new`] keeps them.
+    fn placed(cells: &[(usize, &Value)]) -> PackedCells {
         let width = cells.iter().map(|(slot, _)| slot + 1).max().unwrap_or(0);
         if width > INLINE_SLOTS {
             let mut spilled = vec![None; width].into_boxed_slice();
@@ -549,11 +549,11 @@ impl PackedCells {
     }
 }
 
-/// Moves each of `cells` into its slot of `targets`.
-fn place(targets: &mut [Option<Compact>], cells: &mut [(usize, Value)]) {
-    for (slot, value) in cells {
-        if let Some(target) = targets.get_mut(*slot) {
-            *target = Some(Compact::new(std::mem::replace(value, Value::Null)));
+/// Copies each of `cells` into its slot of `targets`.
+fn place(targets: &mut [Option<Compact>], cells: &[(usize, &Value)]) {
+    for &(slot, value) in cells {
+        if let Some(target) = targets.get_mut(slot) {
+            *target = Some(Compact::of(value));
         }
     }
 }
@@ -793,12 +793,11 @@ mod tests {
         for cells in shapes {
             for expiry in expiries {
                 let expected = written(42, expiry, &cells);
-                let mut moved = cells.clone();
-                let packed = StoredRow::inserted(42, expiry, &mut moved);
+                let borrowed: Vec<(usize, &Value)> = cells.iter().map(|(s, v)| (*s, v)).collect();
+                let packed = StoredRow::inserted(42, expiry, &borrowed);
                 assert!(expected.is_packed(), "{cells:?}");
                 assert_eq!(packed.as_ref().and_then(layout), layout(&expected));
                 assert_eq!(packed, Some(expected));
-                assert!(moved.iter().all(|(_, v)| v.is_null()));
             }
         }
     }
@@ -811,9 +810,8 @@ mod tests {
             (None, vec![(1, Value::Int(1)), (1, Value::Int(2))]),
         ];
         for (expiry, cells) in unpackable {
-            let mut kept = cells.clone();
-            assert!(StoredRow::inserted(7, expiry, &mut kept).is_none());
-            assert_eq!(kept, cells);
+            let borrowed: Vec<(usize, &Value)> = cells.iter().map(|(s, v)| (*s, v)).collect();
+            assert!(StoredRow::inserted(7, expiry, &borrowed).is_none());
         }
         assert!(!written(7, None, &[(0, Value::Null)]).is_packed());
         assert!(!written(7, Some(Expiry::at(i64::MIN)), &[]).is_packed());
