@@ -33,7 +33,7 @@ use crate::types::Value;
 
 use super::bind::{self, Binds};
 use super::restrict::{self, Predicate};
-use super::result::{ColumnSpec, Columns, ResultSet};
+use super::result::{ColumnSpec, Columns, Metrics, ResultKind, ResultSet};
 use super::rows::Rows;
 use super::selector::{self, Sel};
 use super::view::RowView;
@@ -283,7 +283,8 @@ impl CompiledSelect {
         let data = store
             .table_hinted(&self.qualified, &self.data_hint)
             .unwrap_or(&empty);
-        let mut result = ResultSet::rows(self.columns.clone(), Rows::default());
+        let (mut rows, mut partitions_touched, mut rows_scanned) = (Rows::default(), 0, 0);
+        let mut warnings = Vec::new();
         if let Some(partition) = data.partitions.get_at(position) {
             let read = Read {
                 table,
@@ -294,22 +295,31 @@ impl CompiledSelect {
                 direction: plan.order,
             };
             let clustering = self.clustering_values(table, values)?;
-            let (rows, scanned) = if self.full_key {
+            let (found, scanned) = if self.full_key {
                 read.exact(self, clustering)
             } else {
                 let slice = self.slice_predicates(table, values)?;
                 read.slice(self, &clustering, &slice)
             };
-            result.rows = rows;
-            result.metrics.partitions_touched = 1;
-            result.metrics.rows_scanned = scanned;
-            super::select::partition_warnings(table, data, &[partition], &mut result.warnings);
+            (rows, partitions_touched, rows_scanned) = (found, 1, scanned);
+            super::select::partition_warnings(table, data, &[partition], &mut warnings);
         }
-        result.metrics.rows_returned = result.rows.len() as u64;
-        result.class = Some(plan.class);
-        result.metrics.nodes_contacted = plan.nodes.clone();
-        result.plan = Some(plan.clone());
-        Some(result)
+        // One literal with every field named: a default `Metrics` would
+        // clone and drop a shared empty node list, two atomic operations.
+        Some(ResultSet {
+            kind: ResultKind::Rows,
+            class: Some(plan.class),
+            columns: self.columns.clone(),
+            metrics: Metrics {
+                partitions_touched,
+                rows_scanned,
+                rows_returned: rows.len() as u64,
+                nodes_contacted: plan.nodes.clone(),
+            },
+            rows,
+            warnings,
+            plan: Some(plan.clone()),
+        })
     }
 
     /// The bind values of `parts`, as their columns' types, unless one is
@@ -361,10 +371,24 @@ impl CompiledSelect {
 }
 
 /// The bind value of key column `part`, unless it is not ordinary (see
-/// [`bind::ordinary_key_value`]).
+/// [`bind::ordinary_key_value`]). A value already of the column's type,
+/// nearly every one, is borrowed in line: a call returning the
+/// `Option<Cow<Value>>` through memory, rewrapped on the way, costs a
+/// store the processor cannot forward to the copy after it.
+#[inline(always)]
 fn conformed<'v>(table: &Table, part: &KeyPart, values: &'v [Value]) -> Option<Cow<'v, Value>> {
     let column = &table.columns[part.column];
-    bind::ordinary_key_value(values.get(part.bind)?, &column.data_type, &column.name)
+    let value = values.get(part.bind)?;
+    if !matches!(value, Value::Null | Value::Empty) && bind::value_fits(value, &column.data_type) {
+        return Some(Cow::Borrowed(value));
+    }
+    converted(column, value)
+}
+
+#[cold]
+#[inline(never)]
+fn converted<'v>(column: &Column, value: &'v Value) -> Option<Cow<'v, Value>> {
+    bind::ordinary_key_value(value, &column.data_type, &column.name)
 }
 
 /// Each selected column and its storage slot, held inline for the usual
