@@ -23,16 +23,31 @@ const CHUNK: usize = 128;
 /// their keys walks only rows. Never empty while in a [`RowMap`].
 #[derive(Debug, Clone, Default)]
 struct Chunk {
+    /// The first and last keys as numbers, when both are one integer-like
+    /// value ([`ends_of`] the keys, kept by every change to them): a search
+    /// guesses where its key sits from these (see [`guess`]) without
+    /// reading the two keys, each a wait on memory in a large table.
+    ends: Option<(i64, i64)>,
     keys: Vec<StoredKey>,
     rows: Vec<StoredRow>,
 }
 
 impl Chunk {
     fn single(key: StoredKey, row: StoredRow) -> Chunk {
+        Chunk::of(vec![key], vec![row])
+    }
+
+    fn of(keys: Vec<StoredKey>, rows: Vec<StoredRow>) -> Chunk {
         Chunk {
-            keys: vec![key],
-            rows: vec![row],
+            ends: ends_of(&keys),
+            keys,
+            rows,
         }
+    }
+
+    /// Brings `ends` up to date after a change at either end of the keys.
+    fn refresh_ends(&mut self) {
+        self.ends = ends_of(&self.keys);
     }
 
     fn len(&self) -> usize {
@@ -67,6 +82,16 @@ impl Chunk {
         self.make_room();
         self.keys.insert(i, key);
         self.rows.insert(i, row);
+        if i == 0 || i + 1 == self.keys.len() {
+            self.refresh_ends();
+        }
+    }
+
+    /// The first place whose key does not satisfy `before`, searched from
+    /// a guess at where `probe` sits.
+    fn partition_point(&self, probe: &ClusteringKey, before: impl Fn(&StoredKey) -> bool) -> usize {
+        debug_assert_eq!(self.ends, ends_of(&self.keys), "stale chunk ends");
+        partition_point_from_guess(&self.keys, self.ends, probe, before)
     }
 }
 
@@ -112,15 +137,14 @@ impl RowMap {
     /// last chunk is where every key past the other chunks' goes. Within
     /// it, `probe` (the key `before` compares with) lets the search start
     /// from a guess at where its value sits ([`partition_point_from_guess`],
-    /// which reads the chunk's first and last keys to make it); a lookup
-    /// then reads a few keys, each a wait on memory in a large table.
+    /// made from the chunk's `ends`); a lookup then reads a key or two,
+    /// each a wait on memory in a large table.
     fn partition_point(&self, probe: &ClusteringKey, before: impl Fn(&StoredKey) -> bool) -> Pos {
         let Some((_, others)) = self.chunks.split_last() else {
             return (0, 0);
         };
         let c = others.partition_point(|chunk| chunk.keys.last().is_some_and(&before));
-        let i = partition_point_from_guess(&self.chunks[c].keys, probe, &before);
-        (c, i)
+        (c, self.chunks[c].partition_point(probe, before))
     }
 
     fn end(&self) -> Pos {
@@ -208,10 +232,8 @@ impl RowMap {
             return (0, 0);
         }
         let half = n / 2;
-        let tail = Chunk {
-            keys: chunk.keys.split_off(half),
-            rows: chunk.rows.split_off(half),
-        };
+        let tail = Chunk::of(chunk.keys.split_off(half), chunk.rows.split_off(half));
+        chunk.refresh_ends();
         self.chunks.insert(c + 1, tail);
         let (c, i) = if i <= half { (c, i) } else { (c + 1, i - half) };
         self.chunks[c].insert(i, key, row);
@@ -257,6 +279,7 @@ impl RowMap {
         let chunk = self.chunks.get_mut(c)?;
         chunk.keys.remove(i);
         let row = chunk.rows.remove(i);
+        chunk.refresh_ends();
         if chunk.keys.is_empty() {
             self.chunks.remove(c);
         }
@@ -294,6 +317,7 @@ impl RowMap {
             chunk.keys.retain(|_| flags.next().copied().unwrap_or(true));
             let mut flags = kept.iter();
             chunk.rows.retain(|_| flags.next().copied().unwrap_or(true));
+            chunk.refresh_ends();
         }
         self.chunks.retain(|chunk| !chunk.keys.is_empty());
         self.len = self.chunks.iter().map(Chunk::len).sum();
@@ -361,7 +385,7 @@ impl RowMap {
             _ => &mut [],
         };
         chunks.iter_mut().enumerate().flat_map(move |(n, chunk)| {
-            let Chunk { keys, rows } = chunk;
+            let Chunk { keys, rows, .. } = chunk;
             let lo = if n == 0 { i0 } else { 0 };
             let hi = if c0 + n == c1 { i1 } else { keys.len() };
             let (lo, hi) = (
@@ -489,10 +513,11 @@ impl<'a> IntoIterator for &'a RowMap {
 /// bound the answer, and a binary search finds it in what is left.
 fn partition_point_from_guess(
     keys: &[StoredKey],
+    ends: Option<(i64, i64)>,
     probe: &ClusteringKey,
     before: impl Fn(&StoredKey) -> bool,
 ) -> usize {
-    let Some(g) = guess(keys, probe) else {
+    let Some(g) = guess(keys.len(), ends, probe) else {
         return keys.partition_point(before);
     };
     if before(&keys[g]) {
@@ -508,14 +533,20 @@ fn partition_point_from_guess(
     }
 }
 
-/// Where `probe`'s value would sit among `keys` if they were evenly
-/// spread from the first to the last (ascending or descending), or `None`
-/// when either is not a single integer.
-fn guess(keys: &[StoredKey], probe: &ClusteringKey) -> Option<usize> {
+/// The first and last of `keys` as numbers, when both are one
+/// integer-like value (what a [`Chunk`] keeps as its `ends`).
+fn ends_of(keys: &[StoredKey]) -> Option<(i64, i64)> {
+    Some((keys.first()?.as_integer()?, keys.last()?.as_integer()?))
+}
+
+/// Where `probe`'s value would sit among `len` keys if they were evenly
+/// spread from the first to the last (`ends`, ascending or descending), or
+/// `None` when the ends or the probe are not single integers.
+fn guess(len: usize, ends: Option<(i64, i64)>, probe: &ClusteringKey) -> Option<usize> {
     let target = probe.single_integer()? as f64;
-    let first = keys.first()?.as_integer()? as f64;
-    let last = keys.last()?.as_integer()? as f64;
-    let top = keys.len() - 1;
+    let (first, last) = ends?;
+    let (first, last) = (first as f64, last as f64);
+    let top = len.checked_sub(1)?;
     if first == last {
         return Some(0);
     }
@@ -561,8 +592,9 @@ mod tests {
             let probe = ClusteringKey::bound(vec![Value::Timestamp(target)], desc, bound);
             let lt = |k: &StoredKey| k.cmp_to(&probe).is_lt();
             let le = |k: &StoredKey| k.cmp_to(&probe).is_le();
-            prop_assert_eq!(partition_point_from_guess(&keys, &probe, lt), keys.partition_point(lt));
-            prop_assert_eq!(partition_point_from_guess(&keys, &probe, le), keys.partition_point(le));
+            let ends = ends_of(&keys);
+            prop_assert_eq!(partition_point_from_guess(&keys, ends, &probe, lt), keys.partition_point(lt));
+            prop_assert_eq!(partition_point_from_guess(&keys, ends, &probe, le), keys.partition_point(le));
         }
     }
 
@@ -578,7 +610,7 @@ mod tests {
             .collect();
         for i in [0, 1, 37, 98, 99] {
             let probe = ClusteringKey::exact(vec![Value::Timestamp(5_000 + i * 60_000)], 0);
-            assert_eq!(guess(&keys, &probe), Some(i as usize));
+            assert_eq!(guess(keys.len(), ends_of(&keys), &probe), Some(i as usize));
         }
     }
 
@@ -637,6 +669,7 @@ mod tests {
             let mut rows = RowMap::new();
             for v in [5, 1, 9, 3, 7, 0, 10] {
                 rows.row_mut(key(v, desc));
+                assert!(ends_are_fresh(&rows));
             }
             let mut got: Vec<i32> = rows
                 .iter()
@@ -722,6 +755,12 @@ mod tests {
                 rows.row_mut(key(v, desc)).edit().deleted_at = Some(i64::from(v));
                 reference.insert(key(v, desc), i64::from(v));
             }
+            assert!(ends_are_fresh(&rows));
+            for v in 5003..5200 {
+                rows.row_mut(key(v, desc)).edit().deleted_at = Some(i64::from(v));
+                reference.insert(key(v, desc), i64::from(v));
+            }
+            assert!(ends_are_fresh(&rows));
             for n in (0..5003).step_by(3) {
                 let v = scrambled(n * 2 % 5003);
                 assert_eq!(
@@ -730,6 +769,7 @@ mod tests {
                 );
             }
             assert_eq!(rows.len(), reference.len());
+            assert!(ends_are_fresh(&rows));
             let mine: Vec<_> = rows
                 .iter()
                 .map(|(k, r)| (k.to_key(desc), r.deleted_at()))
@@ -773,7 +813,12 @@ mod tests {
             reference.retain(|k, _| rows.get(k).is_some());
             assert_eq!(rows.len(), reference.len());
             assert!(rows.values().all(|r| r.deleted_at().is_some()));
+            assert!(ends_are_fresh(&rows));
         }
+    }
+
+    fn ends_are_fresh(rows: &RowMap) -> bool {
+        rows.chunks.iter().all(|c| c.ends == ends_of(&c.keys))
     }
 
     #[test]
