@@ -247,7 +247,7 @@ pub struct Session {
     /// The plans of the prepared statements run last, by id: a statement's
     /// own cache sits behind a lock and hands out shared copies, some six
     /// atomic operations per execution, about a tenth of a prepared
-    /// insert's time; here the session takes the plan out and puts it back.
+    /// insert's time; here the session lends the plan to the execution.
     prepared_plans: Vec<(u64, Cached)>,
 }
 
@@ -393,36 +393,44 @@ impl Session {
         if planner::is_schema_statement(&prepared.statement) {
             return self.run(&prepared.statement, &binds);
         }
-        let cached = match self.take_prepared_plan(prepared.id) {
-            Some(cached) => cached,
-            None => match prepared.cached(Some(self.ctx_stamp)) {
-                Some(cached) => cached,
-                None => self.cache_plan(prepared)?,
-            },
+        let at = match self.kept_prepared_plan(prepared.id) {
+            Some(at) => at,
+            None => {
+                let cached = match prepared.cached(Some(self.ctx_stamp)) {
+                    Some(cached) => cached,
+                    None => self.cache_plan(prepared)?,
+                };
+                if self.prepared_plans.len() >= KEPT_PREPARED_PLANS {
+                    self.prepared_plans.remove(0);
+                }
+                self.prepared_plans.push((prepared.id, cached));
+                self.prepared_plans.len() - 1
+            }
         };
-        let result = self.run_cached(prepared, &cached, values, &binds);
-        if self.prepared_plans.len() >= KEPT_PREPARED_PLANS {
-            self.prepared_plans.remove(0);
-        }
-        self.prepared_plans.push((prepared.id, cached));
+        // The plans step aside while the statement runs with one of them:
+        // three words moved each way, where taking the plan out and
+        // pushing it back moved it whole, a copy the processor cannot
+        // forward from the stores that had just written it.
+        let plans = std::mem::take(&mut self.prepared_plans);
+        let result = self.run_cached(prepared, &plans[at].1, values, &binds);
+        self.prepared_plans = plans;
         result
     }
 
-    /// The plan this session keeps for prepared statement `id`, taken out,
-    /// if it was made under the current context. Plans made under another
+    /// Where this session keeps the plan for prepared statement `id`, if
+    /// it was made under the current context. Plans made under another
     /// context are forgotten when one is not found.
-    fn take_prepared_plan(&mut self, id: u64) -> Option<Cached> {
+    fn kept_prepared_plan(&mut self, id: u64) -> Option<usize> {
         let stamp = self.ctx_stamp;
         let found = self
             .prepared_plans
             .iter()
             .position(|(kept, cached)| *kept == id && cached.stamp == stamp);
-        let Some(at) = found else {
+        if found.is_none() {
             self.prepared_plans
                 .retain(|(_, cached)| cached.stamp == stamp);
-            return None;
-        };
-        Some(self.prepared_plans.swap_remove(at).1)
+        }
+        found
     }
 
     /// Runs `prepared` with its plan and compiled form `cached`.

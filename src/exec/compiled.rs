@@ -272,8 +272,13 @@ impl CompiledSelect {
         let table = ctx
             .catalog
             .table_hinted(&self.keyspace, &self.table, self.place)?;
-        let key = self.conformed(table, &self.partition_key, values)?;
-        let token = key_bytes.token_of(&key).ok()?;
+        let fits =
+            each_or_none::<_, [&Value; 2]>(&self.partition_key, |p| fitting(table, p, values));
+        let token = match fits {
+            Some(key) => key_bytes.token_of(&key),
+            None => key_bytes.token_of(&self.conformed(table, &self.partition_key, values)?),
+        }
+        .ok()?;
         let position = PositionRef {
             token,
             key: key_bytes.bytes(),
@@ -370,19 +375,28 @@ impl CompiledSelect {
     }
 }
 
+/// The bind value of key column `part` if it is ordinary and already of
+/// the column's type, as nearly every one is: borrowed as a plain
+/// reference, which moves in a register, where a `Cow` of it is stored
+/// piecewise and then copied whole, a copy the processor cannot forward
+/// from those stores.
+#[inline(always)]
+fn fitting<'v>(table: &Table, part: &KeyPart, values: &'v [Value]) -> Option<&'v Value> {
+    let data_type = &table.columns[part.column].data_type;
+    let value = values.get(part.bind)?;
+    let ordinary = !matches!(value, Value::Null | Value::Empty);
+    (ordinary && bind::value_fits(value, data_type)).then_some(value)
+}
+
 /// The bind value of key column `part`, unless it is not ordinary (see
-/// [`bind::ordinary_key_value`]). A value already of the column's type,
-/// nearly every one, is borrowed in line: a call returning the
-/// `Option<Cow<Value>>` through memory, rewrapped on the way, costs a
-/// store the processor cannot forward to the copy after it.
+/// [`bind::ordinary_key_value`]): [`fitting`] in line, conversions out of
+/// line.
 #[inline(always)]
 fn conformed<'v>(table: &Table, part: &KeyPart, values: &'v [Value]) -> Option<Cow<'v, Value>> {
-    let column = &table.columns[part.column];
-    let value = values.get(part.bind)?;
-    if !matches!(value, Value::Null | Value::Empty) && bind::value_fits(value, &column.data_type) {
-        return Some(Cow::Borrowed(value));
+    match fitting(table, part, values) {
+        Some(value) => Some(Cow::Borrowed(value)),
+        None => converted(&table.columns[part.column], values.get(part.bind)?),
     }
-    converted(column, value)
 }
 
 #[cold]
