@@ -71,12 +71,6 @@ impl Hash for PositionRef<'_> {
     }
 }
 
-impl hashbrown::Equivalent<PartitionPosition> for PositionRef<'_> {
-    fn equivalent(&self, key: &PartitionPosition) -> bool {
-        self.token == key.token && self.key == &*key.key
-    }
-}
-
 /// Where a clustering key sits relative to the keys it is a prefix of:
 /// stored keys are [`Bound::Exact`]; `Before`/`After` make a prefix compare
 /// below or above every key that starts with it, for range reads.

@@ -11,14 +11,20 @@
 //! The map holds each partition boxed: its buckets stay small (a position
 //! and a pointer), so the table mostly stays in cache and its spare room
 //! costs little memory, where a bucket holding the whole partition would
-//! waste its size in every empty slot.
+//! waste its size in every empty slot. A bucket keeps a short key's bytes
+//! in line (see [`Slot`]): a lookup compares them in the bucket it has
+//! just loaded rather than following a pointer to them, one wait on
+//! memory fewer in a table larger than the caches.
 
 use std::collections::BTreeSet;
 use std::fmt;
 use std::ops::RangeBounds;
 
+use std::hash::{Hash, Hasher};
+
 use hashbrown::hash_map::Entry;
 use rustc_hash::FxBuildHasher;
+use smallvec::SmallVec;
 
 use super::key::{PartitionPosition, PositionRef};
 use super::partition::Partition;
@@ -27,8 +33,38 @@ use super::partition::Partition;
 /// key bytes), as a full scan reads them in Cassandra.
 #[derive(Clone, Default)]
 pub struct PartitionMap {
-    by_position: hashbrown::HashMap<PartitionPosition, Box<Partition>, FxBuildHasher>,
+    by_position: hashbrown::HashMap<Slot, Box<Partition>, FxBuildHasher>,
     order: BTreeSet<PartitionPosition>,
+}
+
+/// A position as the hash map keys it: the token and the key's bytes, in
+/// line when they are short (an `int`, a `uuid`, a name and a date).
+#[derive(Clone, PartialEq, Eq)]
+struct Slot {
+    token: i64,
+    key: SmallVec<[u8; 24]>,
+}
+
+impl Slot {
+    fn of(position: PositionRef<'_>) -> Slot {
+        Slot {
+            token: position.token,
+            key: SmallVec::from_slice(position.key),
+        }
+    }
+}
+
+/// Hashed as a [`PartitionPosition`] is: by token alone.
+impl Hash for Slot {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.token.hash(state);
+    }
+}
+
+impl hashbrown::Equivalent<Slot> for PositionRef<'_> {
+    fn equivalent(&self, slot: &Slot) -> bool {
+        self.token == slot.token && self.key == &slot.key[..]
+    }
 }
 
 impl PartitionMap {
@@ -74,10 +110,10 @@ impl PartitionMap {
         position: PartitionPosition,
         new: impl FnOnce() -> Partition,
     ) -> &mut Partition {
-        match self.by_position.entry(position) {
+        match self.by_position.entry(Slot::of(position.borrowed())) {
             Entry::Occupied(found) => found.into_mut(),
             Entry::Vacant(absent) => {
-                self.order.insert(absent.key().clone());
+                self.order.insert(position);
                 absent.insert(Box::new(new()))
             }
         }
@@ -89,10 +125,10 @@ impl PartitionMap {
         position: PartitionPosition,
         partition: Partition,
     ) -> Option<Partition> {
-        match self.by_position.entry(position) {
+        match self.by_position.entry(Slot::of(position.borrowed())) {
             Entry::Occupied(mut found) => Some(*found.insert(Box::new(partition))),
             Entry::Vacant(absent) => {
-                self.order.insert(absent.key().clone());
+                self.order.insert(position);
                 absent.insert(Box::new(partition));
                 None
             }
@@ -101,7 +137,7 @@ impl PartitionMap {
 
     /// Takes the partition at `position` out.
     pub fn remove(&mut self, position: &PartitionPosition) -> Option<Partition> {
-        let removed = self.by_position.remove(position)?;
+        let removed = self.by_position.remove(&position.borrowed())?;
         self.order.remove(position);
         Some(*removed)
     }
@@ -141,7 +177,10 @@ impl PartitionMap {
         &'a self,
         positions: impl DoubleEndedIterator<Item = &'a PartitionPosition> + 'a,
     ) -> impl DoubleEndedIterator<Item = (&'a PartitionPosition, &'a Partition)> + 'a {
-        positions.filter_map(|p| self.by_position.get(p).map(|partition| (p, &**partition)))
+        positions.filter_map(|p| {
+            let partition = self.by_position.get(&p.borrowed())?;
+            Some((p, &**partition))
+        })
     }
 }
 
