@@ -12,6 +12,8 @@
 
 use std::ops::Bound;
 
+use smallvec::SmallVec;
+
 use super::key::{ClusteringKey, StoredKey};
 use super::stored::StoredRow;
 
@@ -103,7 +105,10 @@ type Pos = (usize, usize);
 /// subset of `BTreeMap`'s interface storage needs.
 #[derive(Debug, Clone, Default)]
 pub struct RowMap {
-    chunks: Vec<Chunk>,
+    /// The chunks in order; the first is kept in line (most partitions
+    /// hold one), so that a lookup reads it with the partition rather than
+    /// after one more wait on memory.
+    chunks: SmallVec<[Chunk; 1]>,
     len: usize,
 }
 
