@@ -284,13 +284,14 @@ impl CompiledSelect {
             key: key_bytes.bytes(),
         };
         let limit = self.limit(values)?;
-        let empty = TableData::default();
-        let data = store
+        // A table never written to has no data in the store, and so no
+        // partition to read.
+        let found = store
             .table_hinted(&self.qualified, &self.data_hint)
-            .unwrap_or(&empty);
+            .and_then(|data| Some((data, data.partitions.get_at(position)?)));
         let (mut rows, mut partitions_touched, mut rows_scanned) = (Rows::default(), 0, 0);
         let mut warnings = Vec::new();
-        if let Some(partition) = data.partitions.get_at(position) {
+        if let Some((data, partition)) = found {
             let read = Read {
                 table,
                 data,
