@@ -121,7 +121,10 @@ fn main() -> Result<(), widerow::Error> {
     let m = &result.metrics;
     println!(
         "metrics: {} partition(s), {} row(s) scanned, {} returned, nodes {:?}",
-        m.partitions_touched, m.rows_scanned, m.rows_returned, m.nodes_contacted
+        m.partitions_touched,
+        m.rows_scanned,
+        m.rows_returned,
+        result.nodes_contacted()
     );
 
     // Warnings are Cassandra's client warnings.  An aggregate over several

@@ -159,14 +159,14 @@ fn metrics_count_partitions_rows_and_nodes() {
         "a slice seeks instead of scanning the partition"
     );
     assert_eq!(slice.metrics.rows_returned, 5);
-    assert_eq!(slice.metrics.nodes_contacted.len(), 1);
+    assert_eq!(slice.nodes_contacted().len(), 1);
     let scan = s
         .execute("SELECT * FROM readings WHERE temp > 20 ALLOW FILTERING")
         .unwrap();
     assert_eq!(scan.class, Some(QueryClass::ScatterGather));
     assert_eq!(scan.metrics.partitions_touched, 3);
     assert_eq!(scan.metrics.rows_scanned, 30);
-    assert_eq!(scan.metrics.nodes_contacted.len(), 4);
+    assert_eq!(scan.nodes_contacted().len(), 4);
 }
 
 #[test]

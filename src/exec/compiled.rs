@@ -310,8 +310,6 @@ impl CompiledSelect {
             (rows, partitions_touched, rows_scanned) = (found, 1, scanned);
             super::select::partition_warnings(table, data, &[partition], &mut warnings);
         }
-        // One literal with every field named: a default `Metrics` would
-        // clone and drop a shared empty node list, two atomic operations.
         Some(ResultSet {
             kind: ResultKind::Rows,
             class: Some(plan.class),
@@ -320,7 +318,6 @@ impl CompiledSelect {
                 partitions_touched,
                 rows_scanned,
                 rows_returned: rows.len() as u64,
-                nodes_contacted: plan.nodes.clone(),
             },
             rows,
             warnings,

@@ -125,7 +125,6 @@ pub(crate) fn run_data(
         _ => return Err(Error::invalid("not a data statement")),
     };
     result.class = Some(plan.class);
-    result.metrics.nodes_contacted = plan.nodes.clone();
     Ok(result)
 }
 

@@ -59,7 +59,7 @@ pub fn result_json(
                 "partitions_touched": metrics.partitions_touched,
                 "rows_scanned": metrics.rows_scanned,
                 "rows_returned": metrics.rows_returned,
-                "nodes_contacted": metrics.nodes_contacted,
+                "nodes_contacted": result.nodes_contacted(),
             }),
         );
     }
@@ -147,8 +147,24 @@ mod tests {
             partitions_touched: 1,
             rows_scanned: 3,
             rows_returned: 3,
-            nodes_contacted: vec!["node1".to_string()].into(),
         };
+        result.plan = Some(std::sync::Arc::new(crate::planner::Plan {
+            class: QueryClass::PartitionScan,
+            statement: crate::planner::StatementKind::Select,
+            table: "ks.t".into(),
+            partitions: crate::planner::Partitions::All,
+            clustering: Vec::new(),
+            filters: Vec::new(),
+            index: None,
+            order: crate::planner::Direction::Forward,
+            limit: None,
+            per_partition_limit: None,
+            allow_filtering: false,
+            consistency: "ONE".into(),
+            coordinator: "node1".into(),
+            nodes: vec!["node1".to_string()].into(),
+            warnings: Vec::new(),
+        }));
         let record = result_record(None, 3, &result, true);
         assert_eq!(
             record,

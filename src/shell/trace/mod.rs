@@ -242,8 +242,8 @@ fn metrics_section(session: &Session, result: &ResultSet, paint: Paint) -> Vec<S
         "nodes",
         &format!(
             "{} ({} of {total})",
-            list(&m.nodes_contacted),
-            m.nodes_contacted.len()
+            list(result.nodes_contacted()),
+            result.nodes_contacted().len()
         ),
     ));
     for warning in &result.warnings {
