@@ -10,12 +10,14 @@
 //! and writes the row with the storage calls [`super::mutation::apply`]
 //! makes.
 //!
-//! It runs in two steps so that declining costs nothing: [`CompiledInsert::bind`]
-//! checks and converts the values, and declines (`None`) on anything out of
-//! the ordinary — a null or empty key, a mistyped value, a key or
-//! collection too large — before the session takes a write timestamp; the
-//! general path then gives Cassandra's answer or error, consuming the
-//! timestamp itself. [`CompiledInsert::write`] cannot fail.
+//! It runs in steps so that declining costs nothing: [`CompiledInsert::fits`]
+//! checks the values in line (or [`CompiledInsert::conformed`] converts
+//! them), and [`CompiledInsert::bind`] borrows them and serializes the key;
+//! any of them declines (`None`) on anything out of the ordinary — a null
+//! or empty key, a mistyped value, a key or collection too large — before
+//! the session takes a write timestamp; the general path then gives
+//! Cassandra's answer or error, consuming the timestamp itself.
+//! [`CompiledInsert::write`] cannot fail.
 
 use std::sync::Arc;
 
@@ -185,9 +187,10 @@ impl CompiledInsert {
     }
 
     /// Whether bind `values` can be written as they are: every one
-    /// present and already of its column's type, no key part null or
-    /// empty, no collection over `collection_size` elements (the session's
-    /// `[limits]`). Nearly always so, and checked in line.
+    /// present and already of its column's type (or null, for a regular
+    /// column), no key part null or empty, no collection over
+    /// `collection_size` elements (the session's `[limits]`). Nearly always
+    /// so, and checked in line.
     #[inline(always)]
     pub(crate) fn fits(&self, values: &[Value], collection_size: usize) -> bool {
         let key_fits = |p: &Part| {
@@ -196,11 +199,14 @@ impl CompiledInsert {
                     && bind::value_fits(value, &p.data_type)
             })
         };
+        // A null cell is written as a tombstone.
         let cell_fits = |p: &Part| {
             values.get(p.bind).is_some_and(|value| {
-                bind::value_fits(value, &p.data_type)
-                    && (!is_sized(value)
-                        || write::check_collection_size(value, &p.name, collection_size).is_ok())
+                value.is_null()
+                    || bind::value_fits(value, &p.data_type)
+                        && (!is_sized(value)
+                            || write::check_collection_size(value, &p.name, collection_size)
+                                .is_ok())
             })
         };
         self.partition_key.iter().all(key_fits)
