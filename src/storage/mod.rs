@@ -47,16 +47,32 @@ pub const PREFETCH_ROWS: usize = 8;
 /// nothing, cannot fault, and does nothing on other architectures.
 #[inline(always)]
 pub fn prefetch<T>(value: &T) {
+    prefetch_address((value as *const T).cast());
+}
+
+/// Asks the processor to start loading every cache line of `value`: a
+/// value larger than a line (a partition, its first chunk of rows held in
+/// it) is read at several places.
+#[inline(always)]
+pub fn prefetch_all<T>(value: &T) {
+    let start: *const u8 = (value as *const T).cast();
+    for offset in (0..std::mem::size_of::<T>()).step_by(64) {
+        prefetch_address(start.wrapping_add(offset));
+    }
+}
+
+#[inline(always)]
+fn prefetch_address(address: *const u8) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch loads no value into the program and cannot fault,
-    // whatever the address; this one is a live reference besides. SSE, which
-    // the instruction needs, is part of every x86-64 processor.
+    // whatever the address. SSE, which the instruction needs, is part of
+    // every x86-64 processor.
     unsafe {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>((value as *const T).cast());
+        _mm_prefetch::<_MM_HINT_T0>(address.cast());
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = value;
+    let _ = address;
 }
 
 /// Calls `f` with `keyspace.name`, built on the stack for the usual short

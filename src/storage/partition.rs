@@ -39,18 +39,19 @@ impl RangeDeletion {
 /// Readies the partitions a scan reaches next, the scan being at
 /// `partitions[at]`.
 ///
-/// A partition's rows sit three pointers away from the list a scan walks:
-/// the partition, its chunk list, the chunk's rows. Fetched when the scan
-/// reaches it, each is a wait on memory. So each step asks, a partition
-/// apart, for the next link of the three partitions ahead, whose previous
-/// link an earlier step asked for: the partition three ahead, the chunk
-/// list two ahead, the first rows one ahead. (The scan asks for the rest
-/// of a partition's rows as it reads them: see
-/// [`super::PREFETCH_ROWS`].)
+/// A partition's rows sit two or three pointers away from the list a scan
+/// walks: the partition (which holds its first chunk), its other chunks,
+/// the chunk's rows. Fetched when the scan reaches it, each is a wait on
+/// memory. So each step asks, a partition apart, for the next link of the
+/// three partitions ahead, whose previous link an earlier step asked for:
+/// the whole partition three ahead (several cache lines, its first chunk
+/// among them), the chunk list two ahead if it has more than one chunk,
+/// the first rows one ahead. (The scan asks for the rest of a partition's
+/// rows as it reads them: see [`super::PREFETCH_ROWS`].)
 #[inline]
 pub fn prefetch_ahead(partitions: &[&Partition], at: usize) {
     if let Some(partition) = partitions.get(at + 3) {
-        super::prefetch(*partition);
+        super::prefetch_all(*partition);
     }
     if let Some(partition) = partitions.get(at + 2) {
         partition.rows.prefetch_chunks();

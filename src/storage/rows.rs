@@ -181,11 +181,12 @@ impl RowMap {
         }
     }
 
-    /// Starts loading the chunk list (see [`super::prefetch_ahead`]).
+    /// Starts loading the chunk list, when it is not held in line (see
+    /// [`super::prefetch_ahead`]).
     #[inline]
     pub(super) fn prefetch_chunks(&self) {
-        if let Some(first) = self.chunks.first() {
-            super::prefetch(first);
+        if self.chunks.spilled() {
+            super::prefetch_all(&self.chunks[0]);
         }
     }
 
