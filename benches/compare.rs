@@ -24,7 +24,7 @@
 //! 10k, 100k, 1M and 4M rows, per query and per row, to show lookups flat
 //! in the table's size, slices proportional to the rows they return and
 //! scans linear. `WIDEROW_BENCH_PROFILE=w2` (or `w1`, `w1text`, `w3`, `w4`,
-//! `w5`) runs one widerow workload alone, for `perf record`, and
+//! `w5`, `w5widerow`) runs one widerow workload alone, for `perf record`, and
 //! `sqlite-w1`, `sqlite-w1text` or `sqlite-w2` SQLite's, to weigh a profile
 //! against; `WIDEROW_BENCH_QUERIES` sets their number of queries (for
 //! callgrind).
@@ -535,7 +535,8 @@ fn print(rows: &[Row]) {
 }
 
 /// Runs one widerow workload alone, for a profiler to watch: `w1`, `w1text`,
-/// `w2`, `w3`, `w4` or `w5` (or SQLite's `sqlite-w1`, `sqlite-w1text` or
+/// `w2`, `w3`, `w4`, `w5` or `w5widerow` (widerow's parser alone over W5's
+/// statements, `WIDEROW_BENCH_QUERIES` passes) (or SQLite's `sqlite-w1`, `sqlite-w1text` or
 /// `sqlite-w2`, to weigh a widerow profile against). The load comes first for the reads; its time is
 /// the same share of every profile, so the workload's own functions stand out.
 fn profile(workload: &str, sensors: usize) {
@@ -550,6 +551,15 @@ fn profile(workload: &str, sensors: usize) {
         "w1" => w1_prepared_widerow(sensors).1,
         "w1text" => w1_text_widerow(sensors),
         "w5" => w5(100_000).0,
+        "w5widerow" => {
+            let pairs = statements::corpus(100_000);
+            let cql: Vec<&str> = pairs.iter().map(|p| p.cql.as_str()).collect();
+            let start = Instant::now();
+            for _ in 0..queries(10) {
+                statements::parse_widerow(&cql);
+            }
+            rate(cql.len() * queries(10), start.elapsed())
+        }
         "sqlite-w1" => w1_prepared_sqlite(sensors).1,
         "sqlite-w1text" => w1_text_sqlite(sensors),
         "sqlite-w2" => w2_sqlite(&w1_prepared_sqlite(sensors).0, sensors, queries(1_000_000)),
@@ -559,7 +569,7 @@ fn profile(workload: &str, sensors: usize) {
                 "w2" => w2_widerow(&mut session, sensors, queries(1_000_000)),
                 "w3" => w3_widerow(&mut session, sensors, queries(50_000)).0,
                 "w4" => w4_widerow(&mut session, total, queries(50)),
-                other => panic!("no workload {other}: w1, w1text, w2, w3, w4 or w5"),
+                other => panic!("no workload {other}: w1, w1text, w2, w3, w4, w5 or w5widerow"),
             }
         }
     };
