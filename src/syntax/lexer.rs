@@ -459,6 +459,14 @@ impl<'a> Lexer<'a> {
 
     /// The token at `self.pos` if it is one of the common, unambiguous
     /// shapes, as its kind and length; `None` sends it to the scanner.
+    ///
+    /// In line, with [`Iterator::next`]: a token is then built and stored
+    /// where its consumer keeps it, where returned through memory from
+    /// each call its parts were stored one by one and copied whole just
+    /// after, a copy the processor cannot forward from those stores (a
+    /// sampling profile put half of collecting a statement's tokens on
+    /// it; parsing W5's statements, about 5% faster).
+    #[inline(always)]
     fn quick(&self) -> Option<(TokenKind, usize)> {
         let rest = &self.source.as_bytes()[self.pos..];
         let single = |kind| Some((kind, 1));
@@ -602,6 +610,8 @@ impl<'a> Lexer<'a> {
 impl Iterator for Lexer<'_> {
     type Item = Token;
 
+    /// In line, with the quick path (see [`Lexer::quick`]).
+    #[inline(always)]
     fn next(&mut self) -> Option<Token> {
         if let Some(token) = self.pending.take() {
             return Some(token);
