@@ -610,7 +610,7 @@ impl<'a> Lexer<'a> {
 impl Iterator for Lexer<'_> {
     type Item = Token;
 
-    /// In line, with the quick path (see [`Lexer::quick`]).
+    /// In line, with the quick path (`Lexer::quick`, which says why).
     #[inline(always)]
     fn next(&mut self) -> Option<Token> {
         if let Some(token) = self.pending.take() {
