@@ -260,3 +260,46 @@ fn a_prepared_statement_is_planned_again_after_the_schema_or_settings_change() {
         refused.message()
     );
 }
+
+#[test]
+fn bound_sets_and_maps_are_stored_in_their_order_as_literals_are() {
+    let (mut s, _) = session();
+    s.execute(
+        "CREATE TABLE c (k int, tags frozen<set<int>>, m frozen<map<int, text>>, \
+         nested frozen<list<frozen<set<int>>>>, PRIMARY KEY (k, tags))",
+    )
+    .expect("table");
+    let int = |v: &[i32]| v.iter().map(|n| Value::Int(*n)).collect::<Vec<_>>();
+    let text = |t: &str| Value::Text(t.into());
+    let insert = s
+        .prepare("INSERT INTO c (k, tags, m, nested) VALUES (?, ?, ?, ?)")
+        .expect("prepare");
+    // A set given as a list with a repeat, a map out of order with a
+    // repeated key (the last value wins), a set unsorted inside a list.
+    let bound = [
+        Value::Int(1),
+        Value::List(int(&[3, 1, 3])),
+        Value::Map(vec![
+            (Value::Int(2), text("a")),
+            (Value::Int(1), text("b")),
+            (Value::Int(2), text("c")),
+        ]),
+        Value::List(vec![Value::Set(int(&[9, 7])), Value::List(int(&[5, 5]))]),
+    ];
+    s.execute_prepared(&insert, &bound)
+        .expect("prepared insert");
+    s.execute("INSERT INTO c (k, tags, m, nested) VALUES (2, {3, 1, 3}, {2: 'a', 1: 'b', 2: 'c'}, [{9, 7}, {5, 5}])")
+        .expect("literal insert");
+    let rows = s.execute("SELECT tags, m, nested FROM c").expect("select");
+    assert_eq!(rows.rows.len(), 2);
+    assert_eq!(rows.rows[0], rows.rows[1]);
+    assert_eq!(rows.rows[0][0], Value::Set(int(&[1, 3])));
+    // The clustering key is found by a bound set in any order.
+    let read = s
+        .prepare("SELECT k FROM c WHERE k = ? AND tags = ?")
+        .expect("prepare read");
+    let found = s
+        .execute_prepared(&read, &[Value::Int(1), Value::Set(int(&[3, 1]))])
+        .expect("read");
+    assert_eq!(found.rows.len(), 1);
+}

@@ -192,7 +192,7 @@ pub(crate) fn conform(value: &Value, ty: &DataType, column: &str) -> Result<Valu
         (Value::Text(s), Some(N::Ascii)) if s.is_ascii() => Some(Value::Ascii(s.clone())),
         (Value::Ascii(s), Some(N::Text | N::Varchar)) => Some(Value::Text(s.clone())),
         _ if value_fits(value, ty) => Some(value.clone()),
-        _ => None,
+        _ => in_collection_order(value, ty),
     };
     converted.ok_or_else(|| {
         Error::invalid(format!(
@@ -269,20 +269,60 @@ fn native_fits(value: &Value, n: crate::syntax::ast::NativeType) -> bool {
     )
 }
 
+/// `value` as a value of collection type `ty` where it differs only in
+/// order or form, at any depth: a set's elements (given as a set or a
+/// list) sorted with each kept once, a map's entries sorted by key with the
+/// last value of a repeated key, as Cassandra rebuilds a bound collection
+/// before storing it. `None` if anything else does not fit.
+fn in_collection_order(value: &Value, ty: &DataType) -> Option<Value> {
+    let element_of = |v: &Value, t: &DataType| {
+        if value_fits(v, t) {
+            Some(v.clone())
+        } else {
+            in_collection_order(v, t)
+        }
+    };
+    let elements = |items: &[Value], t: &DataType| -> Option<Vec<Value>> {
+        items.iter().map(|v| element_of(v, t)).collect()
+    };
+    Some(match (value, ty) {
+        (Value::List(items) | Value::Set(items), DataType::Set { element, .. }) => {
+            Value::set_from(elements(items, element)?)
+        }
+        (Value::List(items), DataType::List { element, .. }) => {
+            Value::List(elements(items, element)?)
+        }
+        (Value::Vector(items), DataType::Vector { element, .. }) => {
+            Value::Vector(elements(items, element)?)
+        }
+        (Value::Map(entries), DataType::Map { key, value, .. }) => Value::map_from(
+            entries
+                .iter()
+                .map(|(k, v)| Some((element_of(k, key)?, element_of(v, value)?)))
+                .collect::<Option<_>>()?,
+        ),
+        _ => return None,
+    })
+}
+
 fn composite_fits(value: &Value, ty: &DataType) -> bool {
     match (value, ty) {
         (Value::Empty, _) => true,
         (Value::List(items), DataType::List { element, .. })
-        | (Value::Set(items), DataType::Set { element, .. })
         | (Value::Vector(items), DataType::Vector { element, .. }) => {
             items.iter().all(|v| value_fits(v, element))
         }
-        (Value::List(items), DataType::Set { element, .. }) => {
-            items.iter().all(|v| value_fits(v, element))
+        // A set or map fits only in its stored order: sorted, each element
+        // or key once (see `in_collection_order`).
+        (Value::Set(items), DataType::Set { element, .. }) => {
+            items.iter().all(|v| value_fits(v, element)) && items.is_sorted_by(|a, b| a < b)
         }
-        (Value::Map(entries), DataType::Map { key, value, .. }) => entries
-            .iter()
-            .all(|(k, v)| value_fits(k, key) && value_fits(v, value)),
+        (Value::Map(entries), DataType::Map { key, value, .. }) => {
+            entries
+                .iter()
+                .all(|(k, v)| value_fits(k, key) && value_fits(v, value))
+                && entries.is_sorted_by(|(a, _), (b, _)| a < b)
+        }
         (Value::Tuple(_), DataType::Tuple(_)) | (Value::Udt(_), DataType::Udt { .. }) => true,
         (value, DataType::Native(n)) => native_fits(value, *n),
         _ => false,
