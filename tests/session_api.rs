@@ -303,3 +303,28 @@ fn bound_sets_and_maps_are_stored_in_their_order_as_literals_are() {
         .expect("read");
     assert_eq!(found.rows.len(), 1);
 }
+
+#[test]
+fn a_bound_vector_of_another_dimension_is_refused_and_changes_nothing() {
+    let (mut s, _) = session();
+    s.execute("CREATE TABLE emb (k int PRIMARY KEY, v vector<float, 3>)")
+        .expect("table");
+    let insert = s
+        .prepare("INSERT INTO emb (k, v) VALUES (?, ?)")
+        .expect("prepare");
+    let short = Value::Vector(vec![Value::Float(1.0)]);
+    let err = s
+        .execute_prepared(&insert, &[Value::Int(1), short])
+        .expect_err("a vector of one element for three");
+    assert_eq!(err.kind(), ErrorKind::InvalidRequest, "{err}");
+    assert!(err.to_string().contains("vector<float, 3>"), "{err}");
+    let three = Value::Vector(vec![
+        Value::Float(1.0),
+        Value::Float(2.0),
+        Value::Float(3.0),
+    ]);
+    s.execute_prepared(&insert, &[Value::Int(2), three])
+        .expect("three elements");
+    let rows = s.execute("SELECT k FROM emb").expect("select");
+    assert_eq!(rows.rows.len(), 1);
+}

@@ -292,7 +292,9 @@ fn in_collection_order(value: &Value, ty: &DataType) -> Option<Value> {
         (Value::List(items), DataType::List { element, .. }) => {
             Value::List(elements(items, element)?)
         }
-        (Value::Vector(items), DataType::Vector { element, .. }) => {
+        (Value::Vector(items), DataType::Vector { element, dimension })
+            if items.len() == *dimension as usize =>
+        {
             Value::Vector(elements(items, element)?)
         }
         (Value::Map(entries), DataType::Map { key, value, .. }) => Value::map_from(
@@ -308,9 +310,11 @@ fn in_collection_order(value: &Value, ty: &DataType) -> Option<Value> {
 fn composite_fits(value: &Value, ty: &DataType) -> bool {
     match (value, ty) {
         (Value::Empty, _) => true,
-        (Value::List(items), DataType::List { element, .. })
-        | (Value::Vector(items), DataType::Vector { element, .. }) => {
+        (Value::List(items), DataType::List { element, .. }) => {
             items.iter().all(|v| value_fits(v, element))
+        }
+        (Value::Vector(items), DataType::Vector { element, dimension }) => {
+            items.len() == *dimension as usize && items.iter().all(|v| value_fits(v, element))
         }
         // A set or map fits only in its stored order: sorted, each element
         // or key once (see `in_collection_order`).
