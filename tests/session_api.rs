@@ -328,3 +328,57 @@ fn a_bound_vector_of_another_dimension_is_refused_and_changes_nothing() {
     let rows = s.execute("SELECT k FROM emb").expect("select");
     assert_eq!(rows.rows.len(), 1);
 }
+
+#[test]
+fn bound_tuples_and_udts_are_checked_component_by_component() {
+    let (mut s, _) = session();
+    s.execute_script(
+        "CREATE TYPE point (x int, label text);
+         CREATE TABLE shapes (k int PRIMARY KEY, t frozen<tuple<int, text>>, p frozen<point>);",
+    )
+    .expect("schema");
+    let insert = s
+        .prepare("INSERT INTO shapes (k, t, p) VALUES (?, ?, ?)")
+        .expect("prepare");
+    let one = |v: Value| Value::Tuple(vec![Some(v)]);
+    // Fewer components than the type: the rest are null, as Cassandra reads them.
+    s.execute_prepared(
+        &insert,
+        &[
+            Value::Int(1),
+            one(Value::Int(7)),
+            Value::Udt(vec![Some(Value::Int(2))]),
+        ],
+    )
+    .expect("short tuple and UDT");
+    s.execute("INSERT INTO shapes (k, t, p) VALUES (2, (7, null), {x: 2})")
+        .expect("literal");
+    let rows = s.execute("SELECT t, p FROM shapes").expect("select");
+    assert_eq!(rows.rows.len(), 2);
+    assert_eq!(rows.rows[0], rows.rows[1]);
+    // More components than the type, or one of another type: refused.
+    let text = |t: &str| Some(Value::Text(t.into()));
+    for (t, p) in [
+        (
+            Value::Tuple(vec![Some(Value::Int(1)), text("a"), text("b")]),
+            Value::Udt(vec![]),
+        ),
+        (Value::Tuple(vec![text("a")]), Value::Udt(vec![])),
+        (
+            Value::Tuple(vec![]),
+            Value::Udt(vec![Some(Value::Int(1)), text("a"), text("b")]),
+        ),
+    ] {
+        let err = s
+            .execute_prepared(&insert, &[Value::Int(3), t, p])
+            .expect_err("a component that does not fit");
+        assert_eq!(err.kind(), ErrorKind::InvalidRequest, "{err}");
+    }
+    assert_eq!(
+        s.execute("SELECT k FROM shapes")
+            .expect("select")
+            .rows
+            .len(),
+        2
+    );
+}

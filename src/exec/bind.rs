@@ -269,11 +269,45 @@ fn native_fits(value: &Value, n: crate::syntax::ast::NativeType) -> bool {
     )
 }
 
+/// Whether a tuple's or UDT's components are one per type, each null or
+/// of its type.
+fn components_fit<'t>(
+    items: &[Option<Value>],
+    types: impl ExactSizeIterator<Item = &'t DataType>,
+) -> bool {
+    items.len() == types.len()
+        && items
+            .iter()
+            .zip(types)
+            .all(|(v, t)| v.as_ref().is_none_or(|v| value_fits(v, t)))
+}
+
+/// A tuple's or UDT's components conformed to `types`, missing trailing
+/// ones null (as Cassandra reads a value with fewer components than its
+/// type); `None` for more components than types, or one that does not fit.
+fn components_in_order<'t>(
+    items: &[Option<Value>],
+    types: impl ExactSizeIterator<Item = &'t DataType>,
+) -> Option<Vec<Option<Value>>> {
+    if items.len() > types.len() {
+        return None;
+    }
+    let mut components = items.iter().chain(std::iter::repeat(&None));
+    types
+        .map(|t| match components.next()? {
+            None => Some(None),
+            Some(v) if value_fits(v, t) => Some(Some(v.clone())),
+            Some(v) => in_collection_order(v, t).map(Some),
+        })
+        .collect()
+}
+
 /// `value` as a value of collection type `ty` where it differs only in
 /// order or form, at any depth: a set's elements (given as a set or a
 /// list) sorted with each kept once, a map's entries sorted by key with the
 /// last value of a repeated key, as Cassandra rebuilds a bound collection
-/// before storing it. `None` if anything else does not fit.
+/// before storing it, and a tuple or UDT short of trailing components
+/// filled with nulls. `None` if anything else does not fit.
 fn in_collection_order(value: &Value, ty: &DataType) -> Option<Value> {
     let element_of = |v: &Value, t: &DataType| {
         if value_fits(v, t) {
@@ -296,6 +330,12 @@ fn in_collection_order(value: &Value, ty: &DataType) -> Option<Value> {
             if items.len() == *dimension as usize =>
         {
             Value::Vector(elements(items, element)?)
+        }
+        (Value::Tuple(items), DataType::Tuple(types)) => {
+            Value::Tuple(components_in_order(items, types.iter())?)
+        }
+        (Value::Udt(items), DataType::Udt { fields, .. }) => {
+            Value::Udt(components_in_order(items, fields.iter().map(|(_, t)| t))?)
         }
         (Value::Map(entries), DataType::Map { key, value, .. }) => Value::map_from(
             entries
@@ -327,7 +367,10 @@ fn composite_fits(value: &Value, ty: &DataType) -> bool {
                 .all(|(k, v)| value_fits(k, key) && value_fits(v, value))
                 && entries.is_sorted_by(|(a, _), (b, _)| a < b)
         }
-        (Value::Tuple(_), DataType::Tuple(_)) | (Value::Udt(_), DataType::Udt { .. }) => true,
+        (Value::Tuple(items), DataType::Tuple(types)) => components_fit(items, types.iter()),
+        (Value::Udt(items), DataType::Udt { fields, .. }) => {
+            components_fit(items, fields.iter().map(|(_, t)| t))
+        }
         (value, DataType::Native(n)) => native_fits(value, *n),
         _ => false,
     }
