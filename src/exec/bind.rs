@@ -191,8 +191,7 @@ pub(crate) fn conform(value: &Value, ty: &DataType, column: &str) -> Result<Valu
         (Value::Float(v), Some(N::Double)) => Some(Value::Double(f64::from(*v))),
         (Value::Text(s), Some(N::Ascii)) if s.is_ascii() => Some(Value::Ascii(s.clone())),
         (Value::Ascii(s), Some(N::Text | N::Varchar)) => Some(Value::Text(s.clone())),
-        _ if value_fits(value, ty) => Some(value.clone()),
-        _ => in_collection_order(value, ty),
+        _ => fitted(value, ty),
     };
     converted.ok_or_else(|| {
         Error::invalid(format!(
@@ -215,6 +214,14 @@ pub(crate) fn conform_borrowed<'v>(
         return Ok(Cow::Borrowed(value));
     }
     conform(value, ty, column).map(Cow::Owned)
+}
+
+/// Whether bound key value `value` is ordinary (neither null nor empty)
+/// and already of `ty`: what [`ordinary_key_value`] borrows as it is,
+/// checked in line by the compiled statements' common case.
+#[inline]
+pub(crate) fn fits_as_key(value: &Value, ty: &DataType) -> bool {
+    !matches!(value, Value::Null | Value::Empty) && value_fits(value, ty)
 }
 
 /// A bound key value a compiled statement can use as it is: `None` for a
@@ -296,10 +303,19 @@ fn components_in_order<'t>(
     types
         .map(|t| match components.next()? {
             None => Some(None),
-            Some(v) if value_fits(v, t) => Some(Some(v.clone())),
-            Some(v) => in_collection_order(v, t).map(Some),
+            Some(v) => fitted(v, t).map(Some),
         })
         .collect()
+}
+
+/// `value` as a value of `ty`: itself if it fits, else
+/// [`in_collection_order`] of it.
+fn fitted(value: &Value, ty: &DataType) -> Option<Value> {
+    if value_fits(value, ty) {
+        Some(value.clone())
+    } else {
+        in_collection_order(value, ty)
+    }
 }
 
 /// `value` as a value of collection type `ty` where it differs only in
@@ -309,15 +325,8 @@ fn components_in_order<'t>(
 /// before storing it, and a tuple or UDT short of trailing components
 /// filled with nulls. `None` if anything else does not fit.
 fn in_collection_order(value: &Value, ty: &DataType) -> Option<Value> {
-    let element_of = |v: &Value, t: &DataType| {
-        if value_fits(v, t) {
-            Some(v.clone())
-        } else {
-            in_collection_order(v, t)
-        }
-    };
     let elements = |items: &[Value], t: &DataType| -> Option<Vec<Value>> {
-        items.iter().map(|v| element_of(v, t)).collect()
+        items.iter().map(|v| fitted(v, t)).collect()
     };
     Some(match (value, ty) {
         (Value::List(items) | Value::Set(items), DataType::Set { element, .. }) => {
@@ -340,7 +349,7 @@ fn in_collection_order(value: &Value, ty: &DataType) -> Option<Value> {
         (Value::Map(entries), DataType::Map { key, value, .. }) => Value::map_from(
             entries
                 .iter()
-                .map(|(k, v)| Some((element_of(k, key)?, element_of(v, value)?)))
+                .map(|(k, v)| Some((fitted(k, key)?, fitted(v, value)?)))
                 .collect::<Option<_>>()?,
         ),
         _ => return None,

@@ -380,10 +380,8 @@ impl CompiledSelect {
 /// from those stores.
 #[inline(always)]
 fn fitting<'v>(table: &Table, part: &KeyPart, values: &'v [Value]) -> Option<&'v Value> {
-    let data_type = &table.columns[part.column].data_type;
     let value = values.get(part.bind)?;
-    let ordinary = !matches!(value, Value::Null | Value::Empty);
-    (ordinary && bind::value_fits(value, data_type)).then_some(value)
+    bind::fits_as_key(value, &table.columns[part.column].data_type).then_some(value)
 }
 
 /// The bind value of key column `part`, unless it is not ordinary (see

@@ -194,19 +194,16 @@ impl CompiledInsert {
     #[inline(always)]
     pub(crate) fn fits(&self, values: &[Value], collection_size: usize) -> bool {
         let key_fits = |p: &Part| {
-            values.get(p.bind).is_some_and(|value| {
-                !matches!(value, Value::Null | Value::Empty)
-                    && bind::value_fits(value, &p.data_type)
-            })
+            values
+                .get(p.bind)
+                .is_some_and(|value| bind::fits_as_key(value, &p.data_type))
         };
         // A null cell is written as a tombstone.
         let cell_fits = |p: &Part| {
             values.get(p.bind).is_some_and(|value| {
                 value.is_null()
                     || bind::value_fits(value, &p.data_type)
-                        && (!is_sized(value)
-                            || write::check_collection_size(value, &p.name, collection_size)
-                                .is_ok())
+                        && write::collection_len(value).is_none_or(|n| n <= collection_size)
             })
         };
         self.partition_key.iter().all(key_fits)
@@ -305,13 +302,4 @@ impl CompiledInsert {
             plan: Some(plan.clone()),
         }
     }
-}
-
-/// Whether `value` is a collection, whose size [`write::check_collection_size`]
-/// bounds.
-fn is_sized(value: &Value) -> bool {
-    matches!(
-        value,
-        Value::List(_) | Value::Set(_) | Value::Vector(_) | Value::Map(_)
-    )
 }

@@ -399,6 +399,17 @@ fn write_value(
     Ok(())
 }
 
+/// How many elements collection `value` holds, which `[limits]` bounds;
+/// `None` for any other value.
+#[inline]
+pub(super) fn collection_len(value: &Value) -> Option<usize> {
+    match value {
+        Value::List(items) | Value::Set(items) | Value::Vector(items) => Some(items.len()),
+        Value::Map(entries) => Some(entries.len()),
+        _ => None,
+    }
+}
+
 /// Refuses a collection value for `column` with more elements than
 /// `[limits]` allows.
 pub(super) fn check_collection_size(
@@ -406,10 +417,8 @@ pub(super) fn check_collection_size(
     column: &str,
     limit: usize,
 ) -> Result<(), Error> {
-    let count = match value {
-        Value::List(items) | Value::Set(items) | Value::Vector(items) => items.len(),
-        Value::Map(entries) => entries.len(),
-        _ => return Ok(()),
+    let Some(count) = collection_len(value) else {
+        return Ok(());
     };
     if count > limit {
         return Err(Error::invalid(format!(
