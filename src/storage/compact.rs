@@ -37,30 +37,28 @@ pub enum Compact {
 
 impl Compact {
     pub(super) fn new(value: Value) -> Compact {
-        let fixed = match &value {
-            Value::Int(v) => Compact::Int(*v),
-            Value::Bigint(v) => Compact::Bigint(*v),
-            Value::Counter(v) => Compact::Counter(*v),
-            Value::Double(v) => Compact::Double(*v),
-            Value::Float(v) => Compact::Float(*v),
-            Value::Timestamp(v) => Compact::Timestamp(*v),
-            Value::Date(v) => Compact::Date(*v),
-            Value::Time(v) => Compact::Time(*v),
-            Value::Boolean(v) => Compact::Boolean(*v),
-            Value::Tinyint(v) => Compact::Tinyint(*v),
-            Value::Smallint(v) => Compact::Smallint(*v),
-            _ => return Compact::Boxed(Box::new(value)),
-        };
-        // A fixed-width value owns nothing: skip its drop glue.
-        std::mem::forget(value);
-        fixed
+        match Compact::fixed(&value) {
+            Some(fixed) => {
+                // A fixed-width value owns nothing: skip its drop glue.
+                std::mem::forget(value);
+                fixed
+            }
+            None => Compact::Boxed(Box::new(value)),
+        }
     }
 
-    /// A copy of `value`, built straight from its fields: [`Compact::new`]
-    /// of a clone, without the clone.
+    /// A copy of `value`: [`Compact::new`] of a clone, without the clone.
     #[inline]
     pub(super) fn of(value: &Value) -> Compact {
-        match *value {
+        Compact::fixed(value).unwrap_or_else(|| Compact::Boxed(Box::new(value.clone())))
+    }
+
+    /// `value` kept inline, when it is of fixed width: the one list of
+    /// the inline variants going in (see [`Compact::map_value`] for the
+    /// way out).
+    #[inline(always)]
+    fn fixed(value: &Value) -> Option<Compact> {
+        Some(match *value {
             Value::Int(v) => Compact::Int(v),
             Value::Bigint(v) => Compact::Bigint(v),
             Value::Counter(v) => Compact::Counter(v),
@@ -72,8 +70,8 @@ impl Compact {
             Value::Boolean(v) => Compact::Boolean(v),
             Value::Tinyint(v) => Compact::Tinyint(v),
             Value::Smallint(v) => Compact::Smallint(v),
-            _ => Compact::Boxed(Box::new(value.clone())),
-        }
+            _ => return None,
+        })
     }
 
     /// The value, borrowed if it is boxed, built if it is inline.
