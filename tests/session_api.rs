@@ -261,6 +261,16 @@ fn a_prepared_statement_is_planned_again_after_the_schema_or_settings_change() {
     );
 }
 
+/// Runs `literal` beside the one row a prepared INSERT wrote, checks that
+/// `select` reads the two rows alike, and returns the row.
+fn written_alike(s: &mut Session, literal: &str, select: &str) -> Vec<Value> {
+    s.execute(literal).expect("literal insert");
+    let rows = s.execute(select).expect("select");
+    assert_eq!(rows.rows.len(), 2);
+    assert_eq!(rows.rows[0], rows.rows[1]);
+    rows.rows[0].to_vec()
+}
+
 #[test]
 fn bound_sets_and_maps_are_stored_in_their_order_as_literals_are() {
     let (mut s, _) = session();
@@ -288,12 +298,12 @@ fn bound_sets_and_maps_are_stored_in_their_order_as_literals_are() {
     ];
     s.execute_prepared(&insert, &bound)
         .expect("prepared insert");
-    s.execute("INSERT INTO c (k, tags, m, nested) VALUES (2, {3, 1, 3}, {2: 'a', 1: 'b', 2: 'c'}, [{9, 7}, {5, 5}])")
-        .expect("literal insert");
-    let rows = s.execute("SELECT tags, m, nested FROM c").expect("select");
-    assert_eq!(rows.rows.len(), 2);
-    assert_eq!(rows.rows[0], rows.rows[1]);
-    assert_eq!(rows.rows[0][0], Value::Set(int(&[1, 3])));
+    let stored = written_alike(
+        &mut s,
+        "INSERT INTO c (k, tags, m, nested) VALUES (2, {3, 1, 3}, {2: 'a', 1: 'b', 2: 'c'}, [{9, 7}, {5, 5}])",
+        "SELECT tags, m, nested FROM c",
+    );
+    assert_eq!(stored[0], Value::Set(int(&[1, 3])));
     // The clustering key is found by a bound set in any order.
     let read = s
         .prepare("SELECT k FROM c WHERE k = ? AND tags = ?")
@@ -351,11 +361,11 @@ fn bound_tuples_and_udts_are_checked_component_by_component() {
         ],
     )
     .expect("short tuple and UDT");
-    s.execute("INSERT INTO shapes (k, t, p) VALUES (2, (7, null), {x: 2})")
-        .expect("literal");
-    let rows = s.execute("SELECT t, p FROM shapes").expect("select");
-    assert_eq!(rows.rows.len(), 2);
-    assert_eq!(rows.rows[0], rows.rows[1]);
+    written_alike(
+        &mut s,
+        "INSERT INTO shapes (k, t, p) VALUES (2, (7, null), {x: 2})",
+        "SELECT t, p FROM shapes",
+    );
     // More components than the type, or one of another type: refused.
     let text = |t: &str| Some(Value::Text(t.into()));
     for (t, p) in [
