@@ -541,12 +541,7 @@ fn print(rows: &[Row]) {
 /// the same share of every profile, so the workload's own functions stand out.
 fn profile(workload: &str, sensors: usize) {
     let total = sensors * DAYS * READINGS;
-    let queries = |default: usize| {
-        std::env::var("WIDEROW_BENCH_QUERIES")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(default)
-    };
+    let queries = |default: usize| env_or("WIDEROW_BENCH_QUERIES", default);
     let per_second = match workload {
         "w1" => w1_prepared_widerow(sensors).1,
         "w1text" => w1_text_widerow(sensors),
@@ -554,11 +549,12 @@ fn profile(workload: &str, sensors: usize) {
         "w5widerow" => {
             let pairs = statements::corpus(100_000);
             let cql: Vec<&str> = pairs.iter().map(|p| p.cql.as_str()).collect();
+            let passes = queries(10);
             let start = Instant::now();
-            for _ in 0..queries(10) {
+            for _ in 0..passes {
                 statements::parse_widerow(&cql);
             }
-            rate(cql.len() * queries(10), start.elapsed())
+            rate(cql.len() * passes, start.elapsed())
         }
         "sqlite-w1" => w1_prepared_sqlite(sensors).1,
         "sqlite-w1text" => w1_text_sqlite(sensors),
@@ -576,11 +572,17 @@ fn profile(workload: &str, sensors: usize) {
     println!("{workload}: {per_second:.0} per second");
 }
 
-fn main() {
-    let sensors: usize = std::env::var("WIDEROW_BENCH_SENSORS")
+/// The number in environment variable `name`, or `default` when it is
+/// unset or not a number.
+fn env_or(name: &str, default: usize) -> usize {
+    std::env::var(name)
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(1_000);
+        .unwrap_or(default)
+}
+
+fn main() {
+    let sensors = env_or("WIDEROW_BENCH_SENSORS", 1_000);
     name_sensors(sensors.max(SCALING_SENSORS.into_iter().max().unwrap_or(0)));
     if let Ok(workload) = std::env::var("WIDEROW_BENCH_PROFILE") {
         profile(&workload, sensors);
@@ -590,11 +592,7 @@ fn main() {
     println!("widerow vs SQLite in memory: {total} rows ({sensors} sensors × {DAYS} days × {READINGS} readings)");
     let mut table = Vec::new();
 
-    let passes = std::env::var("WIDEROW_BENCH_PASSES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(3usize)
-        .max(1);
+    let passes = env_or("WIDEROW_BENCH_PASSES", 3).max(1);
     let (mut w_ins, mut s_ins) = (0f64, 0f64);
     let mut loaded = None;
     for _ in 0..passes {
