@@ -155,7 +155,8 @@ def compare(stmt, a: dict, b: dict, norm: Normalisers) -> list[Diff]:
     return diffs
 
 
-_LIT = re.compile(r"'(?:[^']|'')*'|0x[0-9a-fA-F]*|-?\b\d[\d.eE+-]*\b|[0-9a-f]{8}-[0-9a-f-]{27}")
+_LIT = re.compile(r"'(?:[^']|'')*'|0x[0-9a-fA-F]*|-?\b\d[\d.eE+-]*\b|[0-9a-f]{8}-[0-9a-f-]{27}"
+                  r"|\b[kcsv]\d+\b|\bdt\d+(?:_\w+)?")
 
 
 def shape(s: str) -> str:
@@ -169,6 +170,10 @@ def signature(stmt, diffs: list[Diff]) -> str:
     d = diffs[0]
     if d.field == "kind":
         return f"{stmt.feature}|kind:{d.widerow}->{d.cassandra}|{shape(d.detail)[:160]}"
+    if d.field in ("types", "columns") and isinstance(d.widerow, list) and isinstance(d.cassandra, list) \
+            and len(d.widerow) == len(d.cassandra):
+        pairs = sorted({f"{x}->{y}" for x, y in zip(d.widerow, d.cassandra) if x != y})
+        return f"{d.field}|{shape(','.join(pairs))}"
     if d.field in ("message", "error", "warnings"):
         return f"{stmt.feature.split('/')[0]}|{d.field}|{shape(text(d.cassandra))[:160]}"
     return f"{stmt.feature.split('/')[0]}|{d.field}"

@@ -31,7 +31,7 @@ import compare as cmp  # noqa: E402
 import gen  # noqa: E402
 from sides import REPO, HERE, Cassandra, Widerow, render  # noqa: E402
 
-PER_SEQUENCE = 80  # data statements per sequence
+PER_SEQUENCE = 120  # data statements per sequence
 
 
 class Blocked(Exception):
@@ -219,9 +219,22 @@ class Harness:
               f"  widerow:   {cmp.text(diffs[0].widerow)[:300]}\n"
               f"  cassandra: {cmp.text(diffs[0].cassandra)[:300]}", file=sys.stderr)
         d.full = stmts
-        if d.known is None and self.args.minimise and \
-                sum(1 for x in self.divs.values() if x.case) < self.args.max_cases:
+
+    def minimise_all(self, which=None):
+        """Minimises the open divergences in the order found, within
+        --max-cases and --minimise-seconds."""
+        if not self.args.minimise:
+            return
+        t0 = time.monotonic()
+        for d in [d for d in self.divs.values() if d.known is None and (which is None or which(d))]:
+            if sum(1 for x in self.divs.values() if x.case) >= self.args.max_cases:
+                break
+            if time.monotonic() - t0 > self.args.minimise_seconds:
+                print("oracle: minimisation time budget spent", file=sys.stderr)
+                break
             self.minimise(d)
+            if d.case:
+                print(f"minimised: {d.sig} -> {d.case} ({d.minimised_len} statements)", file=sys.stderr)
 
     # ---- minimisation
     def reproduces(self, d: Divergence, schema, data):
@@ -414,10 +427,20 @@ def swap_desc_rows(tables_with_desc):
     return perturb
 
 
+def planted(d) -> bool:
+    """Whether a divergence is the planted one: widerow's rows are
+    Cassandra's with the first two swapped."""
+    if d.diffs[0].field != "rows":
+        return False
+    a, b = d.diffs[0].widerow, d.diffs[0].cassandra
+    return len(a) >= 2 and len(a) == len(b) and a[0] == b[1] and a[1] == b[0] and a[2:] == b[2:]
+
+
 def self_test(h: Harness) -> int:
     h.w.perturb = swap_desc_rows(None)
     h.sequences(h.args.n)
-    found = [d for d in h.divs.values() if not d.known and d.diffs[0].field == "rows"]
+    h.minimise_all(planted)
+    found = [d for d in h.divs.values() if not d.known and planted(d)]
     problems = []
     if not found:
         problems.append("the planted row swap was not reported")
@@ -452,7 +475,9 @@ def main(argv=None) -> int:
                     help="go on generating after the first open divergence")
     ap.add_argument("--self-test", action="store_true")
     ap.add_argument("--no-minimise", dest="minimise", action="store_false")
-    ap.add_argument("--max-trials", type=int, default=48, help="trials per minimisation")
+    ap.add_argument("--max-trials", type=int, default=40, help="trials per minimisation")
+    ap.add_argument("--minimise-seconds", type=float, default=900,
+                    help="time budget for all minimisations")
     ap.add_argument("--max-cases", type=int, default=None, help="minimised cases per run")
     ap.add_argument("--max-seconds", type=float, default=0, help="stop generating after this long")
     ap.add_argument("--drop-keyspaces", action="store_true",
@@ -494,6 +519,7 @@ def main(argv=None) -> int:
             rc = self_test(h)
         else:
             h.sequences(args.n)
+            h.minimise_all()
             rc = None
     except (ConnectionError, OSError) as e:
         print(f"blocked: lost the Cassandra node: {e}")

@@ -802,8 +802,9 @@ class Gen:
             self.emit(f"SELECT * FROM {t.name} WHERE {c.name} = {lit(rng, c.t, core=True)}",
                       feature="bad.missing_allow_filtering")
         elif r < 0.52:
-            self.emit(f"INSERT INTO {t.name} ({', '.join(c.name for c in t.pk)}) VALUES "
-                      f"({', '.join(vals[c.name] for c in t.pk)}) IF NOT EXISTS USING TIMESTAMP 5",
+            key = t.pk + t.ck if self.chance(0.5) else t.pk  # half the time a clustering key is missing too
+            self.emit(f"INSERT INTO {t.name} ({', '.join(c.name for c in key)}) VALUES "
+                      f"({', '.join(vals[c.name] for c in key)}) IF NOT EXISTS USING TIMESTAMP 5",
                       feature="bad.lwt_timestamp")
         elif r < 0.6 and t.ck:
             self.emit(f"SELECT * FROM {t.name} ORDER BY {t.ck[0].name} DESC", feature="bad.order_by")
