@@ -918,8 +918,13 @@ pub(crate) fn delete<'t>(
                 }
                 Some(_) => m.ops.push(Op::DeletePartition { timestamp }),
                 None => {
+                    // An empty IN pins no prefix: nothing is deleted, not the
+                    // partition (ModificationStatement.addUpdates returns when
+                    // the restricted clusterings or slices are empty).
                     let prefixes = pinned_prefixes(&predicates, &ck);
-                    let restricted = !prefixes.iter().all(Vec::is_empty) || has_slice(&predicates);
+                    let restricted = !prefixes.iter().all(Vec::is_empty)
+                        || has_slice(&predicates)
+                        || prefixes.is_empty();
                     if !restricted {
                         m.ops.push(Op::DeletePartition { timestamp });
                     }

@@ -106,10 +106,16 @@ fn cell(d: &mut Draw, t: &Table, col: usize) -> Option<Lit> {
     }
 }
 
-/// One value (`=`) or, if allowed, sometimes two or three (`IN`).
+/// One value (`=`) or, if allowed, sometimes two or three (`IN`) and now
+/// and then none (`IN ()`, which selects nothing: an empty IN once deleted
+/// a whole partition).
 fn key_values(d: &mut Draw, t: &Table, col: usize, allow_in: bool) -> Vec<Lit> {
     let n = if allow_in && d.chance(20) {
-        2 + d.below(2)
+        if d.chance(15) {
+            0
+        } else {
+            2 + d.below(2)
+        }
     } else {
         1
     };

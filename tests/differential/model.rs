@@ -227,6 +227,11 @@ impl Model {
                 }
                 self.upsert_statics(&pk, &statics);
             }
+            // An empty IN on a clustering column makes the whole statement
+            // a no-op, static cells included (ModificationStatement.addUpdates
+            // returns before any partition is touched).
+            Write::Update { at, .. } | Write::DeleteColumns { at, .. }
+                if at.ck.iter().any(Vec::is_empty) => {}
             Write::Update { set, at, .. } => {
                 let (statics, regulars) = split(set);
                 for pk in cartesian(&at.pk) {
