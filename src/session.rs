@@ -296,6 +296,14 @@ impl Session {
         self
     }
 
+    /// This session with other cassandra.yaml switches, e.g.
+    /// [`SchemaSettings::permissive`](crate::schema::SchemaSettings::permissive)
+    /// for a schema with materialized views.
+    pub fn with_settings(mut self, settings: crate::schema::SchemaSettings) -> Session {
+        *self.schema_settings_mut() = settings;
+        self
+    }
+
     /// A session with the schema (and any data) of a CQL script run first.
     pub fn from_schema_file(path: impl AsRef<std::path::Path>) -> Result<Session, Error> {
         let path = path.as_ref();
@@ -513,6 +521,14 @@ impl Session {
     pub fn context_mut(&mut self) -> &mut PlanContext {
         self.ctx_stamp = fresh_stamp();
         &mut self.ctx
+    }
+
+    /// The cassandra.yaml switches schema statements are checked against
+    /// (stock 5.0's by default: no materialized views, no SASI), to turn on
+    /// what a test suite's schema needs.
+    pub fn schema_settings_mut(&mut self) -> &mut crate::schema::SchemaSettings {
+        self.ctx_stamp = fresh_stamp();
+        self.ctx.catalog.settings_mut()
     }
 
     /// The consistency level statements run at.

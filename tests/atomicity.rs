@@ -9,7 +9,8 @@ use widerow::types::Value;
 
 fn session() -> Session {
     let clock = ManualClock::at_micros(1_750_000_000_000_000);
-    let mut s = Session::with_sources(Arc::new(clock), Box::new(SeededIds::new(3)));
+    let mut s = Session::with_sources(Arc::new(clock), Box::new(SeededIds::new(3)))
+        .with_settings(widerow::schema::SchemaSettings::permissive());
     s.execute_script(
         "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};
          USE ks;

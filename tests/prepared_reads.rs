@@ -11,7 +11,8 @@ const START: i64 = 1_748_736_000_000_000;
 
 fn session() -> (Session, ManualClock) {
     let clock = ManualClock::at_micros(START);
-    let mut s = Session::with_sources(Arc::new(clock.clone()), Box::new(SeededIds::new(3)));
+    let mut s = Session::with_sources(Arc::new(clock.clone()), Box::new(SeededIds::new(3)))
+        .with_settings(widerow::schema::SchemaSettings::permissive());
     s.execute_script(
         "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};
          USE ks;

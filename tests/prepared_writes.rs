@@ -43,7 +43,8 @@ const TABLES: &[(&str, &[&str])] = &[
 /// statements, timestamps included.
 fn session() -> (Session, ManualClock) {
     let clock = ManualClock::at_micros(START);
-    let mut s = Session::with_sources(Arc::new(clock.clone()), Box::new(SeededIds::new(5)));
+    let mut s = Session::with_sources(Arc::new(clock.clone()), Box::new(SeededIds::new(5)))
+        .with_settings(widerow::schema::SchemaSettings::permissive());
     s.execute_script(SCHEMA).expect("schema");
     (s, clock)
 }

@@ -36,7 +36,7 @@ const DEFAULT_OPTIONS: &str = "additional_write_policy = '99p'
     AND speculative_retry = '99p';";
 
 fn session(script: &str) -> Session {
-    let mut session = Session::new();
+    let mut session = Session::new().with_settings(widerow::schema::SchemaSettings::permissive());
     session
         .execute_script(script)
         .unwrap_or_else(|e| panic!("{}", e.message()));
@@ -395,7 +395,7 @@ fn describe_schema_round_trips_for_every_corpus_schema() {
         let source = std::fs::read_to_string(&path).unwrap();
         let original = load_ignoring_errors(&source);
         let first = desc(&original, "SCHEMA");
-        let mut copy = Session::new();
+        let mut copy = Session::new().with_settings(widerow::schema::SchemaSettings::permissive());
         if let Err(e) = copy.execute_script(&first) {
             panic!(
                 "{}: the DESCRIBE output does not load: {}\n{first}",
@@ -445,7 +445,7 @@ fn corpus_files() -> Vec<PathBuf> {
 /// A session with every statement of `source` run; failing statements
 /// (the corpora test errors too) are skipped.
 fn load_ignoring_errors(source: &str) -> Session {
-    let mut session = Session::new();
+    let mut session = Session::new().with_settings(widerow::schema::SchemaSettings::permissive());
     for statement in widerow::split_statements(source) {
         let _ = session.execute(&statement.text);
     }

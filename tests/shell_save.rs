@@ -17,6 +17,7 @@ const START_MICROS: i64 = 1_748_736_000_000_000;
 
 fn session_at(clock: &ManualClock) -> Session {
     Session::with_sources(Arc::new(clock.clone()), Box::new(SeededIds::new(42)))
+        .with_settings(widerow::schema::SchemaSettings::permissive())
 }
 
 fn run(session: &mut Session, script: &str) {
@@ -251,7 +252,7 @@ fn the_file_holds_the_schema_then_inserts_and_updates() {
 
 #[test]
 fn the_shell_saves_and_reports_what_it_wrote() {
-    let mut session = Session::new();
+    let mut session = Session::new().with_settings(widerow::schema::SchemaSettings::permissive());
     run(
         &mut session,
         "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};

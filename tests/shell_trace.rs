@@ -29,7 +29,8 @@ const START: i64 = 1_748_764_800_000_000;
 /// A reproducible session and its clock.
 fn session() -> (Session, ManualClock) {
     let clock = ManualClock::at_micros(START);
-    let session = Session::with_sources(Arc::new(clock.clone()), Box::new(SeededIds::new(1)));
+    let session = Session::with_sources(Arc::new(clock.clone()), Box::new(SeededIds::new(1)))
+        .with_settings(widerow::schema::SchemaSettings::permissive());
     (session, clock)
 }
 

@@ -141,9 +141,36 @@ pub struct ClusterArgs {
     /// Most elements in one collection value (`[limits] collection_size`).
     #[arg(long, value_name = "N", global = true)]
     pub max_collection_size: Option<usize>,
+
+    /// Accept materialized views, as `materialized_views_enabled: true` in
+    /// cassandra.yaml (`[cassandra] materialized_views_enabled`).
+    #[arg(long, global = true)]
+    pub materialized_views: bool,
+
+    /// Accept SASI indexes, as `sasi_indexes_enabled: true` in
+    /// cassandra.yaml (`[cassandra] sasi_indexes_enabled`).
+    #[arg(long, global = true)]
+    pub sasi_indexes: bool,
+
+    /// Refuse a data centre the simulated ring lacks, as Cassandra does,
+    /// instead of adding it (`[cassandra] strict_datacenters`).
+    #[arg(long, global = true)]
+    pub strict_datacenters: bool,
 }
 
 impl ClusterArgs {
+    /// The `[cassandra]` switches the flags turn on, by key.
+    pub fn cassandra_flags(&self) -> Vec<&'static str> {
+        [
+            ("materialized_views_enabled", self.materialized_views),
+            ("sasi_indexes_enabled", self.sasi_indexes),
+            ("strict_datacenters", self.strict_datacenters),
+        ]
+        .into_iter()
+        .filter_map(|(key, on)| on.then_some(key))
+        .collect()
+    }
+
     /// The limit flags given, by `[limits]` key.
     pub fn limit_flags(&self) -> Vec<(&'static str, usize)> {
         [

@@ -17,9 +17,19 @@ use super::report::{human_error, json_record};
 use super::session;
 
 /// Runs `widerow explain`.
-pub fn run(args: &ExplainArgs, cluster: &ClusterArgs, output: &OutputArgs) -> ExitCode {
-    let mut ctx = match session::context(cluster) {
-        Ok(ctx) => ctx,
+pub fn run(
+    args: &ExplainArgs,
+    cluster: &ClusterArgs,
+    output: &OutputArgs,
+    config: Option<&std::path::Path>,
+) -> ExitCode {
+    let settings = session::context(cluster)
+        .and_then(|ctx| Ok((ctx, session::schema_settings(cluster, config)?)));
+    let mut ctx = match settings {
+        Ok((mut ctx, settings)) => {
+            *ctx.catalog.settings_mut() = settings;
+            ctx
+        }
         Err(message) => {
             eprintln!("widerow: {message}");
             return ExitCode::from(2);
@@ -98,7 +108,7 @@ pub fn run(args: &ExplainArgs, cluster: &ClusterArgs, output: &OutputArgs) -> Ex
 /// What became of one statement.
 enum Outcome {
     /// A schema statement, applied.
-    Applied(Statement, Vec<String>),
+    Applied(Statement, widerow::planner::Applied),
     /// A data statement and its plan.
     Planned(Statement, Box<Plan>),
 }
@@ -114,7 +124,7 @@ fn explain_one(
         let applied = ctx
             .apply_schema(&parsed)
             .map_err(|e| Box::new((e, false)))?;
-        return Ok(Outcome::Applied(parsed, applied.warnings));
+        return Ok(Outcome::Applied(parsed, applied));
     }
     match plan_statement(ctx, &parsed) {
         Ok(plan) => Ok(Outcome::Planned(parsed, Box::new(plan))),
@@ -127,10 +137,13 @@ fn explain_one(
 
 fn text_outcome(statement: &ScriptStatement, outcome: &Outcome) -> String {
     match outcome {
-        Outcome::Applied(parsed, warnings) => {
+        Outcome::Applied(parsed, applied) => {
             let mut text = format!("-- line {}: {parsed}\napplied\n", statement.line);
-            for warning in warnings {
+            for warning in &applied.warnings {
                 text.push_str(&format!("  warning: {warning}\n"));
+            }
+            for note in &applied.notes {
+                text.push_str(&format!("  note: {note}\n"));
             }
             text
         }
@@ -140,8 +153,12 @@ fn text_outcome(statement: &ScriptStatement, outcome: &Outcome) -> String {
 
 fn json_outcome(file: Option<&str>, statement: &ScriptStatement, outcome: &Outcome) -> String {
     match outcome {
-        Outcome::Applied(_, warnings) => {
-            json_record(file, statement, "ok", vec![("warnings", json!(warnings))])
+        Outcome::Applied(_, applied) => {
+            let mut fields = vec![("warnings", json!(applied.warnings))];
+            if !applied.notes.is_empty() {
+                fields.push(("notes", json!(applied.notes)));
+            }
+            json_record(file, statement, "ok", fields)
         }
         Outcome::Planned(_, plan) => json_record(
             file,

@@ -41,7 +41,9 @@ pub fn main() -> ExitCode {
     }
     match &cli.command {
         Some(Command::Parse(args)) => parse::run(args, &cli.output),
-        Some(Command::Explain(args)) => explain::run(args, &cli.cluster, &cli.output),
+        Some(Command::Explain(args)) => {
+            explain::run(args, &cli.cluster, &cli.output, cli.config.as_deref())
+        }
         Some(Command::Lint(args)) => lint::run(args, &cli),
         Some(Command::Rules) => lint::list_rules(&cli.output),
         Some(Command::Rule(args)) => lint::show_rule(args),

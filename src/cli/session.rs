@@ -92,7 +92,9 @@ pub fn start_session(
     config: Option<&std::path::Path>,
     stop_on_error: bool,
 ) -> Result<(Session, usize), String> {
-    let mut session = Session::new().with_context(context(args)?);
+    let mut ctx = context(args)?;
+    *ctx.catalog.settings_mut() = schema_settings(args, config)?;
+    let mut session = Session::new().with_context(ctx);
     session.set_limits(limits(args, config)?);
     let mut failures = 0;
     if let Some(path) = &args.schema {
@@ -130,6 +132,24 @@ pub fn start_session(
             .map_err(|e| format!("-k {keyspace}: {}", e.message()))?;
     }
     Ok((session, failures))
+}
+
+/// The cassandra.yaml switches of `[cassandra]` in the configuration file
+/// in effect, with the flags on top (a flag turns a switch on).
+pub fn schema_settings(
+    args: &ClusterArgs,
+    config: Option<&std::path::Path>,
+) -> Result<widerow::schema::SchemaSettings, String> {
+    let (file, path) = super::lint::load_config(config)?;
+    let mut settings =
+        widerow::schema::SchemaSettings::from_table(&file.cassandra).map_err(|e| match &path {
+            Some(path) => format!("{}: {e}", path.display()),
+            None => e,
+        })?;
+    for key in args.cassandra_flags() {
+        settings.set(key, true)?;
+    }
+    Ok(settings)
 }
 
 /// The limits of `[limits]` in the configuration file in effect, with the

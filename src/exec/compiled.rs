@@ -290,7 +290,7 @@ impl CompiledSelect {
             .table_hinted(&self.qualified, &self.data_hint)
             .and_then(|data| Some((data, data.partitions.get_at(position)?)));
         let (mut rows, mut partitions_touched, mut rows_scanned) = (Rows::default(), 0, 0);
-        let mut warnings = Vec::new();
+        let mut notes = Vec::new();
         if let Some((data, partition)) = found {
             let read = Read {
                 table,
@@ -308,7 +308,7 @@ impl CompiledSelect {
                 read.slice(self, &clustering, &slice)
             };
             (rows, partitions_touched, rows_scanned) = (found, 1, scanned);
-            super::select::partition_warnings(table, data, &[partition], &mut warnings);
+            super::select::partition_notes(table, data, &[partition], &mut notes);
         }
         Some(ResultSet {
             kind: ResultKind::Rows,
@@ -320,7 +320,8 @@ impl CompiledSelect {
                 rows_returned: rows.len() as u64,
             },
             rows,
-            warnings,
+            warnings: Vec::new(),
+            notes,
             plan: Some(plan.clone()),
         })
     }

@@ -294,6 +294,7 @@ impl CompiledInsert {
             columns: Columns::default(),
             rows: Rows::default(),
             warnings: Vec::new(),
+            notes: Vec::new(),
             metrics: Metrics {
                 partitions_touched: 1,
                 rows_scanned: 0,

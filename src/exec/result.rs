@@ -100,10 +100,13 @@ pub struct ResultSet {
     pub columns: Columns,
     /// The rows, each with one value per column (`Value::Null` for null).
     pub rows: Rows,
-    /// Warnings the statement raised: Cassandra's client warnings (an
-    /// aggregation without a partition key, a large unlogged batch) and
-    /// widerow's large or hot partition warnings.
+    /// Cassandra's client warnings, as a driver would receive them (an
+    /// aggregation without a partition key, a large unlogged batch).
     pub warnings: Vec<String>,
+    /// widerow's own observations, which Cassandra would not send: large or
+    /// hot partitions, data centres added to the simulated ring. Kept apart
+    /// so `warnings` stays what a real cluster says.
+    pub notes: Vec<String>,
     /// What the statement cost.
     pub metrics: Metrics,
     /// The plan the statement ran with (`None` for schema statements).
@@ -121,6 +124,7 @@ impl ResultSet {
             columns: Columns::default(),
             rows: Rows::default(),
             warnings: Vec::new(),
+            notes: Vec::new(),
             metrics: Metrics::default(),
             plan: None,
         }

@@ -40,6 +40,7 @@ pub(crate) fn run_schema(
     }
     let mut result = ResultSet::ok();
     result.warnings = applied.warnings;
+    result.notes = applied.notes;
     if matches!(statement, Statement::CreateMaterializedView(_)) {
         // `View.USAGE_WARNING`, sent with every CREATE MATERIALIZED VIEW.
         result.warnings.push(

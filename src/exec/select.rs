@@ -160,7 +160,8 @@ pub(crate) fn run(run: &mut Run<'_, '_>, select: &Select, plan: &Plan) -> Result
             rows.push(row);
         }
     }
-    partition_warnings(table, data, &partitions, &mut warnings);
+    let mut notes = Vec::new();
+    partition_notes(table, data, &partitions, &mut notes);
     if projection.aggregates() || !groups.is_empty() {
         warnings.extend(aggregation_warning(&predicates));
     }
@@ -171,6 +172,7 @@ pub(crate) fn run(run: &mut Run<'_, '_>, select: &Select, plan: &Plan) -> Result
         ResultSet::rows(projection.columns.clone(), rows)
     };
     result.warnings = warnings;
+    result.notes = notes;
     result.metrics.partitions_touched = cost.partitions;
     result.metrics.rows_scanned = cost.rows_scanned;
     result.metrics.rows_returned = result.rows.len() as u64;
@@ -393,20 +395,21 @@ fn aggregation_warning(predicates: &[restrict::Predicate<'_>]) -> Option<String>
     in_on_key.then(|| "Aggregation query used on multiple partition keys (IN restriction)".into())
 }
 
-/// Large and hot partition warnings for the partitions a query read.
-/// Cassandra's large-partition guidance and widerow's hot-partition
-/// warning for the partitions a read touched.
-pub(crate) fn partition_warnings(
+/// Notes on the partitions a read touched past Cassandra's large-partition
+/// guidance or holding most of the table. Cassandra logs large partitions
+/// at compaction rather than warning the client, so these are widerow's
+/// notes, not client warnings.
+pub(crate) fn partition_notes(
     table: &Table,
     data: &TableData,
     partitions: &[&Partition],
-    warnings: &mut Vec<String>,
+    notes: &mut Vec<String>,
 ) {
     let mut table_rows = None;
     for p in partitions {
         let rows = p.rows.len();
         if rows > LARGE_PARTITION_ROWS {
-            warnings.push(format!(
+            notes.push(format!(
                 "Large partition {} of {} holds {rows} rows, past Cassandra's guidance of {LARGE_PARTITION_ROWS} rows",
                 key_text(table, p),
                 table.qualified_name()
@@ -414,7 +417,7 @@ pub(crate) fn partition_warnings(
         } else if rows > HOT_TABLE_ROWS / 2 {
             let total = *table_rows.get_or_insert_with(|| data.row_count());
             if total >= HOT_TABLE_ROWS && rows * 2 > total {
-                warnings.push(format!(
+                notes.push(format!(
                     "Hot partition {} of {} holds {rows} of the table's {total} rows",
                     key_text(table, p),
                     table.qualified_name()

@@ -125,6 +125,9 @@ pub struct ConfigFile {
     pub lint: LintConfig,
     /// `[limits]`, as written.
     pub limits: toml::Table,
+    /// `[cassandra]`, as written: the cassandra.yaml switches
+    /// (`SchemaSettings::CONFIG_KEYS`).
+    pub cassandra: toml::Table,
 }
 
 impl ConfigFile {
@@ -142,9 +145,14 @@ impl ConfigFile {
                     config.lint = LintConfig::from_lint_table(lint)?;
                 }
                 "limits" => config.limits = as_table(&value, "limits")?.clone(),
+                "cassandra" => {
+                    let cassandra = as_table(&value, "cassandra")?;
+                    crate::schema::SchemaSettings::from_table(cassandra)?;
+                    config.cassandra = cassandra.clone();
+                }
                 other => {
                     return Err(format!(
-                        "unknown table `{other}` (expected `lint` or `limits`)"
+                        "unknown table `{other}` (expected `lint`, `limits` or `cassandra`)"
                     ))
                 }
             }
@@ -157,6 +165,10 @@ impl ConfigFile {
         let mut table = toml::Table::new();
         table.insert("lint".into(), toml::Value::Table(self.lint.to_toml_table()));
         table.insert("limits".into(), toml::Value::Table(self.limits.clone()));
+        if !self.cassandra.is_empty() {
+            let cassandra = toml::Value::Table(self.cassandra.clone());
+            table.insert("cassandra".into(), cassandra);
+        }
         toml::to_string(&table).unwrap_or_default()
     }
 }

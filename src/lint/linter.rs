@@ -38,7 +38,12 @@ impl Linter {
     }
 
     /// A linter on an existing schema (for example a session's catalog).
-    pub fn with_context(planner: PlanContext, config: LintConfig) -> Linter {
+    /// Views and SASI indexes are accepted whatever the catalog's switches
+    /// say: the linter judges a design, whichever node it is meant for.
+    pub fn with_context(mut planner: PlanContext, config: LintConfig) -> Linter {
+        let settings = planner.catalog.settings_mut();
+        settings.materialized_views_enabled = true;
+        settings.sasi_indexes_enabled = true;
         Linter {
             planner,
             config,

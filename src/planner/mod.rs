@@ -25,7 +25,7 @@ pub use select::ALLOW_FILTERING_MESSAGE;
 
 use crate::cluster::{ConsistencyLevel, Coordinator, Ring};
 use crate::error::Error;
-use crate::schema::{Catalog, ColumnKind, SchemaChange, Table};
+use crate::schema::{Catalog, ColumnKind, Replication, SchemaChange, SchemaObject, Table};
 use crate::syntax::ast::{Batch, BatchStatement, Insert, Select, Statement};
 use crate::types::Value;
 
@@ -69,11 +69,18 @@ impl PlanContext {
 
     /// Applies a schema statement or `USE`: the catalog changes, nothing
     /// is planned. A keyspace naming a data centre the ring lacks grows the
-    /// ring (four nodes) with a warning, so a production schema pastes in as
-    /// is; a failed statement leaves ring and catalog as they were.
+    /// ring (four nodes) with a note, so a production schema pastes in as
+    /// is — unless `strict_datacenters` is set, when it is refused as
+    /// Cassandra refuses it; a failed statement leaves ring and catalog as
+    /// they were.
     pub fn apply_schema(&mut self, statement: &Statement) -> Result<Applied, Error> {
         let ring_before = self.ring.clone();
-        let warnings = routing::grow_ring_for(self, statement);
+        let notes = if self.catalog.settings().strict_datacenters {
+            routing::check_datacenters(self, statement)?;
+            Vec::new()
+        } else {
+            routing::grow_ring_for(self, statement)
+        };
         self.catalog.settings_mut().datacenters = self.ring.datacenters().to_vec();
         let change = match self.catalog.apply(statement, self.keyspace.as_deref()) {
             Ok(change) => change,
@@ -86,7 +93,49 @@ impl PlanContext {
         if let SchemaChange::UseKeyspace(keyspace) = &change {
             self.keyspace = Some(keyspace.clone());
         }
-        Ok(Applied { change, warnings })
+        let warnings = self.replication_warnings(&change);
+        Ok(Applied {
+            change,
+            warnings,
+            notes,
+        })
+    }
+
+    /// Cassandra's client warning when a created or altered keyspace asks
+    /// for more replicas than a data centre has nodes
+    /// (`AbstractReplicationStrategy.maybeWarnOnOptions`).
+    fn replication_warnings(&self, change: &SchemaChange) -> Vec<String> {
+        let (SchemaChange::Created(SchemaObject::Keyspace(name))
+        | SchemaChange::Altered(SchemaObject::Keyspace(name))) = change
+        else {
+            return Vec::new();
+        };
+        let Some(keyspace) = self.catalog.keyspace(name) else {
+            return Vec::new();
+        };
+        let mut warnings = Vec::new();
+        match &keyspace.replication {
+            Replication::Simple { factor } => {
+                let nodes = self.ring.len();
+                if *factor as usize > nodes && nodes != 0 {
+                    warnings.push(format!(
+                        "Your replication factor {factor} for keyspace {name} is higher than the number of nodes {nodes}"
+                    ));
+                }
+            }
+            Replication::NetworkTopology { factors } => {
+                for (dc, factor) in factors {
+                    let nodes = self.ring.datacenter_size(dc);
+                    if *factor as usize > nodes && nodes != 0 {
+                        warnings.push(format!(
+                            "Your replication factor {factor} for keyspace {name} is higher than the number of nodes {nodes} for datacenter {dc}"
+                        ));
+                    }
+                }
+            }
+            Replication::Local => {}
+        }
+        warnings
     }
 }
 
@@ -95,8 +144,11 @@ impl PlanContext {
 pub struct Applied {
     /// The change to the catalog.
     pub change: SchemaChange,
-    /// Warnings, e.g. data centres added to the simulated ring.
+    /// Cassandra's client warnings (a replication factor above a data
+    /// centre's node count).
     pub warnings: Vec<String>,
+    /// widerow's own notes, e.g. data centres added to the simulated ring.
+    pub notes: Vec<String>,
 }
 
 impl PlanContext {}

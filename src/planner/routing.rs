@@ -29,21 +29,21 @@ use super::PlanContext;
 /// replica set for the coordinator to wait on.
 const MANY_PARTITIONS: usize = 10;
 
-/// Adds to the ring every data centre a CREATE or ALTER KEYSPACE names with
-/// `NetworkTopologyStrategy` but the ring lacks (four nodes each, as the
-/// default cluster has), and says so.
-pub(crate) fn grow_ring_for(ctx: &mut PlanContext, statement: &Statement) -> Vec<String> {
-    let properties = match statement {
-        Statement::CreateKeyspace(k) => &k.properties,
-        Statement::AlterKeyspace(k) => &k.properties,
-        _ => return Vec::new(),
+/// The data centres a CREATE or ALTER KEYSPACE with
+/// `NetworkTopologyStrategy` names that the ring lacks, with the keyspace's
+/// name; none for any other statement or strategy.
+fn unknown_datacenters(ctx: &PlanContext, statement: &Statement) -> (String, Vec<String>) {
+    let (name, properties) = match statement {
+        Statement::CreateKeyspace(k) => (&k.name.name, &k.properties),
+        Statement::AlterKeyspace(k) => (&k.name.name, &k.properties),
+        _ => return (String::new(), Vec::new()),
     };
     let Some(PropertyValue::Map(entries)) = properties
         .iter()
         .find(|p| p.name.name == "replication")
         .map(|p| &p.value)
     else {
-        return Vec::new();
+        return (name.clone(), Vec::new());
     };
     let text = |l: &Literal| match l {
         Literal::String(s) => s.clone(),
@@ -53,21 +53,45 @@ pub(crate) fn grow_ring_for(ctx: &mut PlanContext, statement: &Statement) -> Vec
         .iter()
         .any(|(k, v)| text(k) == "class" && text(v).ends_with("NetworkTopologyStrategy"));
     if !is_nts {
-        return Vec::new();
+        return (name.clone(), Vec::new());
     }
-    let mut warnings = Vec::new();
-    for (key, _) in entries {
-        let dc = text(key);
-        if dc == "class" || dc == "replication_factor" || ctx.ring.has_datacenter(&dc) {
-            continue;
-        }
+    let unknown = entries
+        .iter()
+        .map(|(key, _)| text(key))
+        .filter(|dc| dc != "class" && dc != "replication_factor" && !ctx.ring.has_datacenter(dc))
+        .collect();
+    (name.clone(), unknown)
+}
+
+/// Adds to the ring every data centre a CREATE or ALTER KEYSPACE names with
+/// `NetworkTopologyStrategy` but the ring lacks (four nodes each, as the
+/// default cluster has), and returns a note for each.
+pub(crate) fn grow_ring_for(ctx: &mut PlanContext, statement: &Statement) -> Vec<String> {
+    let (_, unknown) = unknown_datacenters(ctx, statement);
+    let mut notes = Vec::new();
+    for dc in unknown {
         if ctx.ring.add_datacenter(&dc, DEFAULT_NODES).is_ok() {
-            warnings.push(format!(
+            notes.push(format!(
                 "data centre {dc} was not in the simulated ring: added with {DEFAULT_NODES} nodes"
             ));
         }
     }
-    warnings
+    notes
+}
+
+/// Refuses a keyspace naming a data centre the ring lacks, as Cassandra
+/// 4.0+ does (`NetworkTopologyStrategy.validateExpectedOptions`).
+pub(crate) fn check_datacenters(ctx: &PlanContext, statement: &Statement) -> Result<(), Error> {
+    let (keyspace, unknown) = unknown_datacenters(ctx, statement);
+    match unknown.first() {
+        Some(dc) => Err(Error::new(
+            crate::error::ErrorKind::ConfigurationException,
+            format!(
+                "Unrecognized strategy option {{{dc}}} passed to NetworkTopologyStrategy for keyspace {keyspace}"
+            ),
+        )),
+        None => Ok(()),
+    }
 }
 
 fn keyspace<'a>(ctx: &'a PlanContext, table: &Table) -> Result<&'a Keyspace, Error> {

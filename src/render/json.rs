@@ -13,7 +13,8 @@ use crate::exec::{ResultKind, ResultSet};
 
 /// The record of a statement's result as a JSON object, for callers that add fields or
 /// embed it: `file` (when given), `line`, `kind` (`rows` or `ok`), `class` (for a planned
-/// statement), then for rows `columns`, `types` and `rows`, then `warnings`, then
+/// statement), then for rows `columns`, `types` and `rows`, then `warnings` (Cassandra's
+/// client warnings), then `notes` (widerow's own, only when there are some), then
 /// `metrics` when `include_metrics` is set (tests and golden files leave it out when
 /// they compare only the data).
 pub fn result_json(
@@ -51,6 +52,9 @@ pub fn result_json(
         object.insert("rows".into(), Json::Array(rows));
     }
     object.insert("warnings".into(), json!(result.warnings));
+    if !result.notes.is_empty() {
+        object.insert("notes".into(), json!(result.notes));
+    }
     if include_metrics {
         let metrics = &result.metrics;
         object.insert(

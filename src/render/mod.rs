@@ -13,7 +13,8 @@ pub use json::{
     error_json, error_record, output_record, result_json, result_record, shell_error_record,
 };
 pub use table::{
-    is_conditional, table, table_pages, warnings_block, TableOptions, DEFAULT_PAGE_SIZE,
+    is_conditional, notes_block, table, table_pages, warnings_block, TableOptions,
+    DEFAULT_PAGE_SIZE,
 };
 
 use unicode_width::UnicodeWidthStr;

@@ -85,12 +85,28 @@ pub fn is_conditional(result: &ResultSet) -> bool {
 /// warning followed by a blank line; nothing without warnings. Public so a caller that
 /// prints results another way (CSV) can still show the warnings as cqlsh does.
 pub fn warnings_block(warnings: &[String]) -> String {
-    if warnings.is_empty() {
+    titled_block("Warnings :", warnings)
+}
+
+/// widerow's own notes (large or hot partitions, data centres added to the
+/// ring), printed after cqlsh's warnings block in the same shape under
+/// `Notes :`, so they are never mistaken for what Cassandra said.
+pub fn notes_block(notes: &[String]) -> String {
+    titled_block("Notes :", notes)
+}
+
+/// The warnings, then the notes, of a result.
+fn advice(result: &ResultSet) -> String {
+    warnings_block(&result.warnings) + &notes_block(&result.notes)
+}
+
+fn titled_block(title: &str, lines: &[String]) -> String {
+    if lines.is_empty() {
         return String::new();
     }
-    let mut out = String::from("\nWarnings :\n");
-    for warning in warnings {
-        out.push_str(warning);
+    let mut out = format!("\n{title}\n");
+    for line in lines {
+        out.push_str(line);
         out.push_str("\n\n");
     }
     out
@@ -118,7 +134,7 @@ pub(crate) fn render_pages(
     page: PagePrinter,
 ) -> Vec<String> {
     if result.kind == ResultKind::Ok {
-        let warnings = warnings_block(&result.warnings);
+        let warnings = advice(result);
         return if warnings.is_empty() {
             Vec::new()
         } else {
@@ -155,7 +171,7 @@ pub(crate) fn render_pages(
             };
             page(&names, &format(&all), &context, &mut out);
         }
-        out.push_str(&warnings_block(&result.warnings));
+        out.push_str(&advice(result));
         return vec![out];
     }
     let mut chunks = Vec::new();
@@ -177,7 +193,7 @@ pub(crate) fn render_pages(
         out.push('\n');
     }
     out.push_str(&format!("({} rows)\n", result.rows.len()));
-    out.push_str(&warnings_block(&result.warnings));
+    out.push_str(&advice(result));
     chunks.push(out);
     chunks
 }

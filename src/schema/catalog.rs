@@ -14,18 +14,22 @@ pub struct Catalog {
 }
 
 /// The `cassandra.yaml` settings that decide which schema statements a node
-/// accepts. The defaults follow what widerow is meant to offer; where they
-/// differ from a stock Cassandra 5.0 `cassandra.yaml` the field says so.
+/// accepts, with stock Cassandra 5.0's defaults, so a schema that a stock
+/// node refuses is refused here too. `[cassandra]` in `widerow.toml` (keys
+/// as [`SchemaSettings::CONFIG_KEYS`] lists them) or a flag changes them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SchemaSettings {
-    /// `materialized_views_enabled`. Stock 5.0 ships `false` (CREATE
+    /// `materialized_views_enabled`, `false` as stock 5.0 ships it: CREATE
     /// MATERIALIZED VIEW then fails with `Materialized views are disabled.
-    /// Enable in cassandra.yaml to use.`); widerow defaults to `true` so
-    /// views can be modelled.
+    /// Enable in cassandra.yaml to use.`
     pub materialized_views_enabled: bool,
-    /// `sasi_indexes_enabled`. Stock 5.0 ships `false`; widerow defaults to
-    /// `true`.
+    /// `sasi_indexes_enabled`, `false` as stock 5.0 ships it.
     pub sasi_indexes_enabled: bool,
+    /// Refuse a NetworkTopologyStrategy keyspace naming a data centre the
+    /// ring lacks, as Cassandra does. Off by default: the ring grows to fit
+    /// (a note says so), so a production schema pastes in as is
+    /// (`docs/divergences.md`).
+    pub strict_datacenters: bool,
     /// The data centres of the simulated cluster: the only names
     /// NetworkTopologyStrategy accepts, and where `replication_factor`
     /// expands to.
@@ -38,10 +42,71 @@ pub struct SchemaSettings {
 impl Default for SchemaSettings {
     fn default() -> SchemaSettings {
         SchemaSettings {
-            materialized_views_enabled: true,
-            sasi_indexes_enabled: true,
+            materialized_views_enabled: false,
+            sasi_indexes_enabled: false,
+            strict_datacenters: false,
             datacenters: vec!["datacenter1".to_string()],
             default_keyspace_rf: 1,
+        }
+    }
+}
+
+impl SchemaSettings {
+    /// The keys of `[cassandra]` in `widerow.toml`, each with what it
+    /// switches; every one is a boolean.
+    pub const CONFIG_KEYS: [(&'static str, &'static str); 3] = [
+        (
+            "materialized_views_enabled",
+            "accept CREATE MATERIALIZED VIEW (cassandra.yaml; stock: false)",
+        ),
+        (
+            "sasi_indexes_enabled",
+            "accept SASI indexes (cassandra.yaml; stock: false)",
+        ),
+        (
+            "strict_datacenters",
+            "refuse a data centre the ring lacks instead of adding it (default: false)",
+        ),
+    ];
+
+    /// Sets the switch named `key` (a `[cassandra]` key).
+    pub fn set(&mut self, key: &str, on: bool) -> Result<(), String> {
+        let slot = match key {
+            "materialized_views_enabled" => &mut self.materialized_views_enabled,
+            "sasi_indexes_enabled" => &mut self.sasi_indexes_enabled,
+            "strict_datacenters" => &mut self.strict_datacenters,
+            other => {
+                let known: Vec<&str> = Self::CONFIG_KEYS.iter().map(|(k, _)| *k).collect();
+                return Err(format!(
+                    "unknown key `{other}` in [cassandra] (expected one of: {})",
+                    known.join(", ")
+                ));
+            }
+        };
+        *slot = on;
+        Ok(())
+    }
+
+    /// The settings of a `[cassandra]` table over the defaults; every value
+    /// must be a boolean.
+    pub fn from_table(table: &toml::Table) -> Result<SchemaSettings, String> {
+        let mut settings = SchemaSettings::default();
+        for (key, value) in table {
+            let on = value
+                .as_bool()
+                .ok_or_else(|| format!("[cassandra] {key} must be true or false"))?;
+            settings.set(key, on)?;
+        }
+        Ok(settings)
+    }
+
+    /// Both features a stock node refuses turned on: what the linter and
+    /// test suites that model views and SASI want.
+    pub fn permissive() -> SchemaSettings {
+        SchemaSettings {
+            materialized_views_enabled: true,
+            sasi_indexes_enabled: true,
+            ..SchemaSettings::default()
         }
     }
 }

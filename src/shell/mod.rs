@@ -335,7 +335,8 @@ impl Shell {
             reply.out.push(format!("{separator}{block}"));
             self.csv_blocks += 1;
         }
-        reply.err = crate::render::warnings_block(&result.warnings);
+        reply.err = crate::render::warnings_block(&result.warnings)
+            + &crate::render::notes_block(&result.notes);
         reply
     }
 

@@ -441,7 +441,7 @@ pub(crate) mod test_support {
 
     /// A catalog with keyspace `ks` (SimpleStrategy, factor 1).
     pub fn catalog_with_ks() -> Catalog {
-        let mut catalog = Catalog::new();
+        let mut catalog = Catalog::with_settings(crate::schema::SchemaSettings::permissive());
         setup(
             &mut catalog,
             &["CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}"],

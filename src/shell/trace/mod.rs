@@ -204,7 +204,7 @@ fn is_hot(session: &Session, plan: &Plan, result: &ResultSet, token: TokenValue)
         };
         wide_row::at_token(data, token).any(|(_, partition)| {
             let named = format!("{} of {name}", stored_key(table, partition));
-            result.warnings.iter().any(|w| {
+            result.notes.iter().any(|w| {
                 (w.starts_with("Hot partition") || w.starts_with("Large partition"))
                     && w.contains(&named)
             })
@@ -212,7 +212,7 @@ fn is_hot(session: &Session, plan: &Plan, result: &ResultSet, token: TokenValue)
     })
 }
 
-/// A stored partition's key as the executor's warnings write it: `(v1, v2)`.
+/// A stored partition's key as the executor's notes write it: `(v1, v2)`.
 fn stored_key(table: &Table, partition: &Partition) -> String {
     let parts: Vec<String> = partition
         .key
@@ -247,12 +247,15 @@ fn metrics_section(session: &Session, result: &ResultSet, paint: Paint) -> Vec<S
         ),
     ));
     for warning in &result.warnings {
-        let tone = if warning.starts_with("Hot") || warning.starts_with("Large") {
+        out.push(field("warning", &paint.paint(Tone::Warning, warning)));
+    }
+    for note in &result.notes {
+        let tone = if note.starts_with("Hot") || note.starts_with("Large") {
             Tone::Hot
         } else {
             Tone::Warning
         };
-        out.push(field("warning", &paint.paint(tone, warning)));
+        out.push(field("note", &paint.paint(tone, note)));
     }
     out
 }
