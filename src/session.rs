@@ -239,6 +239,9 @@ pub struct Session {
     last_timestamp: i64,
     list_sequence: i64,
     limits: Limits,
+    /// The page size reads are fetched with, as a driver's fetch size;
+    /// `None` (the default, as Cassandra's internal execution) is unpaged.
+    page_size: Option<usize>,
     /// Text INSERTs' shapes, compiled (see [`exec::text_insert`]).
     text_inserts: exec::text_insert::TextInserts,
     /// Where a compiled statement serializes its partition key, and the
@@ -281,6 +284,7 @@ impl Session {
             last_timestamp: i64::MIN,
             list_sequence: 0,
             limits: Limits::default(),
+            page_size: None,
             text_inserts: Default::default(),
             key_bytes: Default::default(),
             prepared_plans: Vec::new(),
@@ -523,6 +527,19 @@ impl Session {
         &mut self.ctx
     }
 
+    /// The page size reads are fetched with (`None`: unpaged). Paging
+    /// changes what Cassandra accepts: a read that must merge partitions
+    /// for its ORDER BY (an IN on the partition key) is refused when paged,
+    /// as cqlsh's default page of 100 rows makes it.
+    pub fn set_page_size(&mut self, page_size: Option<usize>) {
+        self.page_size = page_size;
+    }
+
+    /// The page size reads are fetched with, if paged.
+    pub fn page_size(&self) -> Option<usize> {
+        self.page_size
+    }
+
     /// The cassandra.yaml switches schema statements are checked against
     /// (stock 5.0's by default: no materialized views, no SASI), to turn on
     /// what a test suite's schema needs.
@@ -601,6 +618,7 @@ impl Session {
             list_sequence: &mut self.list_sequence,
             limits: self.limits,
             key_literals,
+            paged: self.page_size.is_some(),
         };
         let mut result = exec::run_data(&mut run, statement, &plan)?;
         result.plan = Some(plan);

@@ -23,6 +23,16 @@ use widerow::split_statements;
 const START_MICROS: i64 = 1_748_736_000_000_000;
 
 const ADVANCE: &str = "-- @advance";
+const PAGING: &str = "-- @paging";
+
+/// The page size a `-- @paging on|off` line in `gap` asks for (the last one
+/// wins), if any: `on` pages by 100 rows as scripts do, `off` is unpaged.
+fn paging(gap: &str) -> Option<Option<usize>> {
+    gap.lines()
+        .filter_map(|l| l.trim().strip_prefix(PAGING))
+        .map(|v| (v.trim() != "off").then_some(100))
+        .next_back()
+}
 
 fn corpus_files() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
@@ -53,9 +63,15 @@ fn run(source: &str) -> String {
     // The switches the oracle node pins (scripts/cassandra/cassandra.yaml).
     *session.schema_settings_mut() = widerow::schema::SchemaSettings::permissive();
     let mut out = String::new();
+    // Scripts page by 100 rows, as cqlsh does, until `-- @paging off`.
+    session.set_page_size(Some(100));
     let mut previous_end = 0;
     for statement in split_statements(source) {
-        clock.advance_secs(advances(&source[previous_end..statement.offset]));
+        let gap = &source[previous_end..statement.offset];
+        clock.advance_secs(advances(gap));
+        if let Some(page_size) = paging(gap) {
+            session.set_page_size(page_size);
+        }
         previous_end = statement.offset + statement.text.len();
         let line = match session.execute(&statement.text) {
             Ok(result) => result_record(None, statement.line, &result, false),

@@ -108,17 +108,20 @@ def check_conformance(session, path: str, findings: list, clocked: list, stats: 
     wr = widerow_records(["-f", path])
     clock = cs._state(session).clock
     advanced = False
+    paged = True  # scripts page by 100 rows until `-- @paging off`
     seen = set()
     for st in cs.split_statements(text):
         for name, arg in st.directives:
             if name == "advance":
                 clock.advance(float(arg))
                 advanced = True
+            elif name == "paging":
+                paged = arg.strip() != "off"
         seen.add(st.line)
         if not st.complete:
             got = {"kind": "error", "error": "SyntaxException", "message": "Incomplete statement at end of file"}
         else:
-            got = cs.run(session, st.text, paged=True)
+            got = cs.run(session, st.text, paged=paged)
         stats["conformance statements"] += 1
         exp = expected.get(st.line)
         if exp is None:

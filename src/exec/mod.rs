@@ -102,6 +102,8 @@ pub(crate) struct Run<'a, 'f> {
     pub(crate) limits: crate::limits::Limits,
     /// Key values planning already converted (a lone INSERT's).
     pub(crate) key_literals: KeyLiterals,
+    /// Whether the read is paged (what the paging-only refusals depend on).
+    pub(crate) paged: bool,
 }
 
 impl Run<'_, '_> {

@@ -65,7 +65,7 @@ pub(crate) fn run(run: &mut Run<'_, '_>, select: &Select, plan: &Plan) -> Result
     };
     let partitions = read::partitions(&walk)?;
     let merge = !select.order_by.is_empty() && key_in_relation(table, select);
-    if merge {
+    if merge && run.paged {
         // Rows merged across partitions must all be read before the LIMIT
         // applies (`SelectStatement.getDataLimits`), so with paging on —
         // cqlsh's default — Cassandra refuses whatever the LIMIT.

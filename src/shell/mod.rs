@@ -291,6 +291,9 @@ impl Shell {
                 Err(error) => self.report(source, statement, &error),
             };
         }
+        // The shell pages as cqlsh does (100 rows) until PAGING OFF, and
+        // what Cassandra refuses only when paged follows it.
+        self.session.set_page_size(self.settings.page_size);
         match self.session.execute(&statement.text) {
             Ok(result) => {
                 let mut reply = self.render(statement, &result);
