@@ -38,7 +38,7 @@ import cassandra_side as cs  # noqa: E402
 from compare import differences, load_record  # noqa: E402
 
 NODE = os.path.join(REPO, "scripts", "cassandra", "node")
-WIDEROW = os.path.join(REPO, "target", "release", "widerow")
+WIDEROW = os.environ.get("WIDEROW_BIN") or os.path.join(REPO, "target", "release", "widerow")
 
 CLOCK_RE = re.compile(
     r"\b(writetime|maxwritetime|ttl|now|currenttimestamp|currentdate|currenttime|currenttimeuuid|"
