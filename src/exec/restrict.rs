@@ -557,9 +557,15 @@ pub(crate) fn matches(predicate: &Predicate<'_>, row: &RowView<'_>) -> bool {
     }
 }
 
-/// Whether a partition at `token` satisfies every token relation.
+/// Whether a partition at `token` satisfies every token relation. A bound
+/// at the minimum token bounds nothing, whatever the operator: Cassandra
+/// reads it as the ring's start or end (`token(k) <= MIN` and even
+/// `token(k) = MIN` select every partition; checked against 5.0.8).
 pub(crate) fn token_admits(predicates: &[Predicate<'_>], token: i64) -> bool {
     predicates.iter().all(|p| match p {
+        Predicate::Token { token: bound, .. } if *bound == crate::cluster::murmur3::MIN_TOKEN => {
+            true
+        }
         Predicate::Token { op, token: bound } => holds(*op, token.cmp(bound)),
         _ => true,
     })

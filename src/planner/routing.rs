@@ -428,6 +428,12 @@ fn token_range(table: &Table, shape: &Shape<'_>) -> Result<(TokenRange, Option<R
             Some(b) => {
                 let text = b.value.to_string();
                 match token_bound(table, b.value)? {
+                    // The minimum token bounds nothing: as a start it is the
+                    // ring's start, as an end the ring's end
+                    // (SelectStatement.getPartitionKeyBoundsForTokenRestrictions).
+                    Some(t) if t == crate::cluster::murmur3::MIN_TOKEN => {
+                        Ok((RangeBound::Unbounded, Some(t.to_string()), b.inclusive, true))
+                    }
                     Some(t) if b.inclusive => Ok((RangeBound::Included(t), Some(t.to_string()), true, true)),
                     Some(t) => Ok((RangeBound::Excluded(t), Some(t.to_string()), false, true)),
                     None => Ok((RangeBound::Unbounded, Some(text), b.inclusive, false)),
