@@ -26,6 +26,16 @@ fn column<'a>(table: &'a Table, name: &Ident) -> Result<&'a Column, Error> {
 }
 
 /// Checks USING TTL / TIMESTAMP literals as Cassandra's `Attributes` does.
+/// `USING TIMESTAMP` beside `IF EXISTS` or `IF NOT EXISTS`: Cassandra refuses
+/// it in `ModificationStatement.validate`, after the WHERE clause and the
+/// key were checked (column conditions refuse it earlier, while prepared).
+fn check_exists_timestamp(using: &[UsingItem], exists: bool) -> Result<(), Error> {
+    if exists {
+        check_using(using, true, false)?;
+    }
+    Ok(())
+}
+
 fn check_using(using: &[UsingItem], conditional: bool, counter: bool) -> Result<(), Error> {
     for item in using {
         match item {
@@ -231,8 +241,7 @@ pub(crate) fn insert<'a>(table: &'a Table, insert: &'a Insert) -> Result<WriteTa
             "INSERT statements are not allowed on counter tables, use UPDATE instead",
         ));
     }
-    let conditional = insert.if_not_exists;
-    check_using(&insert.using, conditional, false)?;
+    check_using(&insert.using, false, false)?;
     let (columns, values): (&[Ident], &[Term]) = match &insert.source {
         InsertSource::Values { columns, values } => {
             if columns.len() != values.len() {
@@ -266,14 +275,16 @@ pub(crate) fn insert<'a>(table: &'a Table, insert: &'a Insert) -> Result<WriteTa
     }
     let written = resolved.into_iter().zip(columns).zip(values);
     let clause = WhereClause::of_key_values(table, written.map(|((c, n), v)| (c, n, v)))?;
-    check_key(table, clause, StatementType::Update, static_only)
+    let target = check_key(table, clause, StatementType::Update, static_only)?;
+    check_exists_timestamp(&insert.using, insert.if_not_exists)?;
+    Ok(target)
 }
 
 /// UPDATE.
 pub(crate) fn update<'a>(table: &'a Table, update: &'a Update) -> Result<WriteTarget<'a>, Error> {
     check_using(
         &update.using,
-        update.if_clause.is_some(),
+        matches!(update.if_clause, Some(IfClause::Conditions(_))),
         table.is_counter_table(),
     )?;
     let mut all_static = true;
@@ -301,6 +312,7 @@ pub(crate) fn update<'a>(table: &'a Table, update: &'a Update) -> Result<WriteTa
         StatementType::Update,
         all_static && conditions_static,
     )?;
+    check_exists_timestamp(&update.using, update.if_clause == Some(IfClause::Exists))?;
     if update.if_clause.is_some() {
         check_conditional_in(&target, "updates")?;
     }
@@ -387,7 +399,7 @@ pub(crate) fn delete<'a>(table: &'a Table, delete: &'a Delete) -> Result<WriteTa
     }
     check_using(
         &delete.using,
-        delete.if_clause.is_some(),
+        matches!(delete.if_clause, Some(IfClause::Conditions(_))),
         table.is_counter_table(),
     )?;
     let mut all_static = !delete.targets.is_empty();
@@ -413,6 +425,7 @@ pub(crate) fn delete<'a>(table: &'a Table, delete: &'a Delete) -> Result<WriteTa
     check_conditions(table, &delete.if_clause)?;
     let clause = WhereClause::build(table, &delete.where_clause, StatementType::Delete, false)?;
     let target = check_key(table, clause, StatementType::Delete, all_static)?;
+    check_exists_timestamp(&delete.using, delete.if_clause == Some(IfClause::Exists))?;
     let full_row = target.ck.iter().all(|r| r.shape.is_eq() || r.shape.is_in())
         && table.clustering.iter().all(|name| {
             target
