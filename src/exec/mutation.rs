@@ -185,13 +185,13 @@ fn write_row(
         // Every slot written at once, not one by one as cells arrive.
         target.cells.resize(width, None);
     }
-    target.write_liveness(liveness, floor);
+    target.write_liveness(liveness, floor, now_secs);
     for &(slot, value) in cells {
         let cell = match value {
             Value::Null => Cell::tombstone(liveness.timestamp),
             value => Cell::live(value.clone(), liveness.timestamp, liveness.expiry),
         };
-        target.write_cell(slot, cell, floor, now_secs);
+        target.write_cell(slot, cell, floor);
     }
 }
 
@@ -363,9 +363,9 @@ fn apply_op(partition: &mut Partition, op: Op, now_secs: i64) {
 /// deletions of its partition and range (`floor`).
 fn apply_row_op(target: &mut Row, floor: Option<i64>, op: Op, now_secs: i64) {
     match op {
-        Op::Liveness { liveness, .. } => target.write_liveness(liveness, floor),
+        Op::Liveness { liveness, .. } => target.write_liveness(liveness, floor, now_secs),
         Op::Cell { slot, cell, .. } => {
-            target.write_cell(slot, cell, floor, now_secs);
+            target.write_cell(slot, cell, floor);
         }
         Op::Element {
             slot, key, cell, ..
@@ -375,7 +375,7 @@ fn apply_row_op(target: &mut Row, floor: Option<i64>, op: Op, now_secs: i64) {
                 .max(floor)
                 .is_some_and(|d| cell.timestamp <= d);
             if let Some(collection) = target.collection_mut(slot).filter(|_| !shadowed) {
-                collection.write(key, cell, now_secs);
+                collection.write(key, cell);
             }
         }
         Op::DeleteCollection {
@@ -406,7 +406,7 @@ fn apply_row_op(target: &mut Row, floor: Option<i64>, op: Op, now_secs: i64) {
             if let Some(Slot::Cell(_)) = target.slot(slot) {
                 target.cells[slot] = None;
             }
-            target.write_cell(slot, cell, floor, now_secs);
+            target.write_cell(slot, cell, floor);
         }
         Op::DeletePartition { .. } | Op::DeleteRange { .. } | Op::DeleteRow { .. } => {}
     }

@@ -86,30 +86,48 @@ impl Cell {
         }
     }
 
-    /// Whether `self`, arriving, replaces `existing` under Cassandra's
-    /// reconciliation (`Cells.reconcile`): the higher timestamp wins; on a
-    /// tie a dead cell beats a live one, and between live cells the greater
-    /// serialized value wins, then the one expiring later.
-    pub fn supersedes(&self, existing: &Cell, now_secs: i64) -> bool {
+    /// Whether `self`, arriving, replaces `existing` under Cassandra 5.0's
+    /// reconciliation (`Cells.resolveRegular`, CASSANDRA-14592): the higher
+    /// timestamp wins. On a tie a tombstone or expiring cell beats a plain
+    /// live one whatever the clock says; between those, a tombstone beats an
+    /// expiring cell, then the later deletion time wins; otherwise the
+    /// greater serialized value wins.
+    pub fn supersedes(&self, existing: &Cell) -> bool {
         if self.timestamp != existing.timestamp {
             return self.timestamp > existing.timestamp;
         }
-        let (mine, theirs) = (self.live_value(now_secs), existing.live_value(now_secs));
-        match (mine, theirs) {
-            (None, Some(_)) => true,
-            (Some(_), None) => false,
-            (None, None) => self.deletion_time() > existing.deletion_time(),
+        let (mine, theirs) = (
+            self.is_expiring_or_tombstone(),
+            existing.is_expiring_or_tombstone(),
+        );
+        if mine || theirs {
+            if mine != theirs {
+                return mine;
+            }
+            let (mine, theirs) = (self.value.is_none(), existing.value.is_none());
+            if mine != theirs {
+                return mine;
+            }
+            if self.deletion_time() != existing.deletion_time() {
+                return self.deletion_time() > existing.deletion_time();
+            }
+        }
+        match (&self.value, &existing.value) {
             (Some(a), Some(b)) => {
                 let (a, b) = (
                     a.serialize().unwrap_or_default(),
                     b.serialize().unwrap_or_default(),
                 );
-                match a.cmp(&b) {
-                    std::cmp::Ordering::Equal => self.deletion_time() > existing.deletion_time(),
-                    order => order.is_gt(),
-                }
+                a > b
             }
+            _ => false,
         }
+    }
+
+    /// A tombstone or a cell written with a TTL: what Cassandra gives a
+    /// local deletion time.
+    fn is_expiring_or_tombstone(&self) -> bool {
+        self.value.is_none() || self.expiry.is_some()
     }
 
     fn deletion_time(&self) -> i64 {
@@ -158,13 +176,13 @@ pub struct Collection {
 
 impl Collection {
     /// Writes one element cell, reconciling with what is there.
-    pub fn write(&mut self, key: Value, cell: Cell, now_secs: i64) {
+    pub fn write(&mut self, key: Value, cell: Cell) {
         if self.deleted_at.is_some_and(|d| cell.timestamp <= d) {
             return;
         }
         match self.elements.binary_search_by(|e| e.key.cmp(&key)) {
             Ok(i) => {
-                if cell.supersedes(&self.elements[i].cell, now_secs) {
+                if cell.supersedes(&self.elements[i].cell) {
                     self.elements[i].cell = cell;
                 }
             }

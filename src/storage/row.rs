@@ -45,18 +45,26 @@ impl Row {
         self.deleted_at.max(floor).is_some_and(|d| timestamp <= d)
     }
 
-    /// Writes the INSERT marker unless a deletion covers it.
-    pub fn write_liveness(&mut self, liveness: Liveness, floor: Option<i64>) {
+    /// Writes the INSERT marker unless a deletion covers it. Two markers
+    /// are reconciled as `LivenessInfo.supersedes` does: the later write
+    /// wins; at the same time an expired one beats a live one, then between
+    /// two expiring (or two plain) markers the later expiry wins, and an
+    /// expiring marker beats a plain one.
+    pub fn write_liveness(&mut self, liveness: Liveness, floor: Option<i64>, now_secs: i64) {
         if self.shadowed(liveness.timestamp, floor) {
             return;
         }
         let replace = match self.liveness {
             None => true,
             Some(old) if old.timestamp != liveness.timestamp => liveness.timestamp > old.timestamp,
-            Some(old) => {
+            Some(old) if old.is_live(now_secs) != liveness.is_live(now_secs) => {
+                !liveness.is_live(now_secs)
+            }
+            Some(old) if old.expiry.is_some() == liveness.expiry.is_some() => {
                 let end = |l: Liveness| l.expiry.map_or(i64::MAX, |e| e.expires_at());
                 end(liveness) > end(old)
             }
+            Some(_) => liveness.expiry.is_some(),
         };
         if replace {
             self.liveness = Some(liveness);
@@ -64,13 +72,13 @@ impl Row {
     }
 
     /// Writes one simple cell, reconciling with the one there.
-    pub fn write_cell(&mut self, slot: usize, cell: Cell, floor: Option<i64>, now_secs: i64) {
+    pub fn write_cell(&mut self, slot: usize, cell: Cell, floor: Option<i64>) {
         if self.shadowed(cell.timestamp, floor) {
             return;
         }
         let target = self.slot_mut(slot);
         match target {
-            Some(Slot::Cell(old)) if !cell.supersedes(old, now_secs) => {}
+            Some(Slot::Cell(old)) if !cell.supersedes(old) => {}
             _ => *target = Some(Slot::Cell(cell)),
         }
     }
@@ -140,9 +148,9 @@ mod tests {
         // The marker, the deletion time and three 48-byte slots, inline.
         assert_eq!(std::mem::size_of::<Row>(), 192);
         let mut row = Row::default();
-        row.write_cell(INLINE_SLOTS - 1, Cell::tombstone(1), None, 0);
+        row.write_cell(INLINE_SLOTS - 1, Cell::tombstone(1), None);
         assert!(!row.cells.spilled());
-        row.write_cell(INLINE_SLOTS, Cell::tombstone(1), None, 0);
+        row.write_cell(INLINE_SLOTS, Cell::tombstone(1), None);
         assert!(row.cells.spilled());
         assert!(row.slot(INLINE_SLOTS).is_some());
     }

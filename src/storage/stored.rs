@@ -623,38 +623,38 @@ mod tests {
     fn rows() -> Vec<Row> {
         let mut rows = vec![Row::default()];
         let mut insert = Row::default();
-        insert.write_liveness(marker(5, None), None);
-        insert.write_cell(0, cell(Value::Double(1.5), 5, None), None, 0);
-        insert.write_cell(2, cell(Value::Text("a".into()), 5, None), None, 0);
+        insert.write_liveness(marker(5, None), None, 0);
+        insert.write_cell(0, cell(Value::Double(1.5), 5, None), None);
+        insert.write_cell(2, cell(Value::Text("a".into()), 5, None), None);
         rows.push(insert.clone());
         let mut ttl = Row::default();
-        ttl.write_liveness(marker(7, Some(100)), None);
-        ttl.write_cell(1, cell(Value::Int(3), 7, Some(100)), None, 0);
+        ttl.write_liveness(marker(7, Some(100)), None, 0);
+        ttl.write_cell(1, cell(Value::Int(3), 7, Some(100)), None);
         rows.push(ttl);
         let mut update = Row::default();
-        update.write_cell(4, cell(Value::Bigint(9), 8, None), None, 0);
+        update.write_cell(4, cell(Value::Bigint(9), 8, None), None);
         rows.push(update);
         let mut later = insert.clone();
-        later.write_cell(1, cell(Value::Int(4), 6, None), None, 0);
+        later.write_cell(1, cell(Value::Int(4), 6, None), None);
         rows.push(later);
         let mut tombstone = insert.clone();
-        tombstone.write_cell(0, Cell::tombstone(6), None, 0);
+        tombstone.write_cell(0, Cell::tombstone(6), None);
         rows.push(tombstone);
         let mut deleted = insert.clone();
         deleted.delete_at(4);
         rows.push(deleted);
         let mut collection = insert;
         if let Some(c) = collection.collection_mut(3) {
-            c.write(Value::Int(1), cell(Value::Int(2), 5, None), 0);
+            c.write(Value::Int(1), cell(Value::Int(2), 5, None));
         }
         rows.push(collection);
         let mut update_ttl = Row::default();
-        update_ttl.write_cell(1, cell(Value::Int(5), 9, Some(100)), None, 0);
+        update_ttl.write_cell(1, cell(Value::Int(5), 9, Some(100)), None);
         rows.push(update_ttl);
         let mut wide = Row::default();
-        wide.write_liveness(marker(1, None), None);
+        wide.write_liveness(marker(1, None), None, 0);
         for slot in 0..10 {
-            wide.write_cell(slot, cell(Value::Float(slot as f32), 1, None), None, 0);
+            wide.write_cell(slot, cell(Value::Float(slot as f32), 1, None), None);
         }
         rows.push(wide);
         rows
@@ -704,15 +704,15 @@ mod tests {
     #[test]
     fn an_edit_packs_the_row_again() {
         let mut stored = StoredRow::default();
-        stored.edit().write_liveness(marker(3, None), None);
+        stored.edit().write_liveness(marker(3, None), None, 0);
         assert!(stored.is_packed());
         stored
             .edit()
-            .write_cell(0, cell(Value::Int(1), 3, None), None, 0);
+            .write_cell(0, cell(Value::Int(1), 3, None), None);
         assert!(stored.is_packed());
         stored
             .edit()
-            .write_cell(0, cell(Value::Int(2), 4, None), None, 0);
+            .write_cell(0, cell(Value::Int(2), 4, None), None);
         assert!(!stored.is_packed());
         stored.edit().delete_at(10);
         assert_eq!(stored.deleted_at(), Some(10));
@@ -721,13 +721,13 @@ mod tests {
         // fits again is packed.
         stored
             .edit()
-            .write_cell(1, cell(Value::Int(3), 12, None), None, 0);
+            .write_cell(1, cell(Value::Int(3), 12, None), None);
         assert!(!stored.is_packed());
         assert_eq!(stored.cell(1).map(|c| c.timestamp), Some(12));
         let mut row = stored.to_row();
         row.deleted_at = None;
         row.cells.truncate(0);
-        row.write_liveness(marker(20, None), None);
+        row.write_liveness(marker(20, None), None, 0);
         let mut stored = StoredRow::new(Row {
             deleted_at: Some(1),
             ..row.clone()
@@ -761,13 +761,13 @@ mod tests {
         let mut row = Row::default();
         let width = cells.iter().map(|(slot, _)| slot + 1).max().unwrap_or(0);
         row.cells.resize(width, None);
-        row.write_liveness(Liveness { timestamp, expiry }, None);
+        row.write_liveness(Liveness { timestamp, expiry }, None, 0);
         for (slot, value) in cells {
             let cell = match value {
                 Value::Null => Cell::tombstone(timestamp),
                 v => Cell::live(v.clone(), timestamp, expiry),
             };
-            row.write_cell(*slot, cell, None, 0);
+            row.write_cell(*slot, cell, None);
         }
         StoredRow::new(row)
     }
