@@ -808,3 +808,58 @@ fn copy_from_stdin_with_execute_reads_standard_input() {
     assert_eq!(code(&run), 0, "{}", stderr(&run));
     assert_copied(&stdout(&run));
 }
+
+/// `-f` or `-e` before a subcommand is refused, not silently skipped: the
+/// subcommand would run and the script never would. A bad flag is "could
+/// not run" (2) for every subcommand (DESIGN.md, exit codes).
+#[test]
+fn script_flags_beside_a_subcommand_are_refused() {
+    let dir = scratch("script_beside_subcommand");
+    write(&dir, "x.cql", "SELECT * FROM nope.nope;\n");
+    write(&dir, "y.cql", "SELECT * FROM ks.t;\n");
+    let cases: [&[&str]; 6] = [
+        &["-f", "x.cql", "parse", "y.cql"],
+        &["-e", "SELECT 1 FROM t", "parse", "y.cql"],
+        &["-f", "x.cql", "explain", "y.cql"],
+        &[
+            "-e",
+            "SELECT 1 FROM t",
+            "explain",
+            "-e",
+            "SELECT * FROM ks.t",
+        ],
+        &["-f", "x.cql", "lint", "y.cql"],
+        &["-f", "x.cql", "rules"],
+    ];
+    for args in cases {
+        let out = widerow(&dir, args);
+        assert_eq!(code(&out), 2, "{args:?}: {}", stderr(&out));
+        assert_eq!(stdout(&out), "", "{args:?}");
+        let flag = if args[0] == "-f" {
+            "-f/--file"
+        } else {
+            "-e/--execute"
+        };
+        assert!(
+            stderr(&out).starts_with(&format!("widerow: {flag} ")),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+        assert!(
+            stderr(&out).contains(&format!("`widerow {}`", args[2])),
+            "{}",
+            stderr(&out)
+        );
+    }
+    let out = widerow(&dir, &["-f", "x.cql", "parse", "y.cql"]);
+    assert_eq!(
+        stderr(&out),
+        "widerow: -f/--file runs a script and cannot be combined with `widerow parse`; \
+         write `widerow parse FILE`\n"
+    );
+    // The subcommand's own -e is not the run mode's.
+    assert_eq!(
+        code(&widerow(&dir, &["parse", "-e", "SELECT 1 FROM t;"])),
+        0
+    );
+}
