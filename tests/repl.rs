@@ -452,3 +452,30 @@ fn machine_formats_print_no_banner() {
     let screen = String::from_utf8_lossy(&repl.raw).into_owned();
     assert!(!screen.contains("Use HELP for help."), "{screen}");
 }
+
+/// A result that fits one page is printed with its trace and no
+/// `---MORE---`: cqlsh pauses only while the driver says more pages follow
+/// (`print_result` in cqlshlib/cqlshmain.py: `input("---MORE---")` under
+/// `result.has_more_pages`, pages of `default_page_size = 100` rows), and
+/// the trace is printed after the result (`perform_statement`), not as a
+/// page. So a line typed next is a statement, not an answer to a pager.
+#[test]
+fn a_traced_one_page_result_does_not_pause() {
+    let mut repl = Repl::start("trace_no_more", &["--no-color"]);
+    repl.expect("widerow> ");
+    repl.line("TRACING ON");
+    repl.expect("widerow> ");
+    repl.line(QUERY_ROW);
+    repl.expect("(1 rows)");
+    let trace = repl.expect("widerow> ");
+    assert!(trace.contains("METRICS"), "{trace}");
+    assert!(!trace.contains("---MORE---"), "{trace}");
+    repl.line("TRACING OFF;");
+    repl.expect("widerow> ");
+    repl.line(QUERY_ROW);
+    let after = repl.expect("widerow> ");
+    assert!(after.contains("(1 rows)"), "{after}");
+    assert!(!after.contains("METRICS"), "tracing is still on: {after}");
+    repl.line("exit");
+    assert_eq!(repl.wait(), 0);
+}
