@@ -100,6 +100,12 @@ impl Repl {
         self.master.flush().expect("flush pty");
     }
 
+    /// Types raw bytes, which need not be UTF-8.
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        self.master.write_all(bytes).expect("write to pty");
+        self.master.flush().expect("flush pty");
+    }
+
     /// Types `line` and Enter.
     fn line(&mut self, line: &str) {
         self.send(line);
@@ -476,6 +482,35 @@ fn a_traced_one_page_result_does_not_pause() {
     let after = repl.expect("widerow> ");
     assert!(after.contains("(1 rows)"), "{after}");
     assert!(!after.contains("METRICS"), "tracing is still on: {after}");
+    repl.line("exit");
+    assert_eq!(repl.wait(), 0);
+}
+
+/// Bytes that are not UTF-8 are an error on the line they were typed on;
+/// the session, and the data in it, go on. (cqlsh itself dies there with a
+/// `UnicodeDecodeError` traceback: `cmdloop` in cqlshlib/cqlshmain.py
+/// catches only `EOFError`, `CQL_ERRORS` and `KeyboardInterrupt` around
+/// `get_input_line` — a divergence listed in docs/divergences.md.)
+#[test]
+fn a_line_that_is_not_utf8_is_an_error_and_the_session_lives_on() {
+    let mut repl = Repl::start("not_utf8", &["--no-color"]);
+    repl.expect("widerow> ");
+    repl.line("INSERT INTO ks.users (g, id, name) VALUES (7, 1, 'kept');");
+    repl.expect("widerow> ");
+    // Each in one write: the line editor drops what it had read ahead of
+    // the bad byte with it. `e2 82` is cut short by the Enter after it.
+    for bad in [
+        &b"SELECT \xff"[..],
+        b"SELECT \xc3\x28",
+        b"SELECT \xe2\x82\r",
+    ] {
+        repl.send_bytes(bad);
+        repl.expect("not valid UTF-8");
+        repl.expect("widerow> ");
+    }
+    repl.line("SELECT name FROM ks.users WHERE g = 7;");
+    let out = repl.expect("(1 rows)");
+    assert!(out.contains("kept"), "{out}");
     repl.line("exit");
     assert_eq!(repl.wait(), 0);
 }
