@@ -63,7 +63,7 @@ fn widerow(dir: &Path, args: &[&str]) -> Output {
 }
 
 /// Runs widerow with `input` piped on standard input.
-fn widerow_stdin(dir: &Path, args: &[&str], input: &str) -> Output {
+fn widerow_stdin(dir: &Path, args: &[&str], input: impl AsRef<[u8]>) -> Output {
     let mut child = command(dir, args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -74,7 +74,7 @@ fn widerow_stdin(dir: &Path, args: &[&str], input: &str) -> Output {
         .stdin
         .take()
         .expect("stdin")
-        .write_all(input.as_bytes())
+        .write_all(input.as_ref())
         .expect("write stdin");
     child.wait_with_output().expect("wait for widerow")
 }
@@ -861,5 +861,51 @@ fn script_flags_beside_a_subcommand_are_refused() {
     assert_eq!(
         code(&widerow(&dir, &["parse", "-e", "SELECT 1 FROM t;"])),
         0
+    );
+}
+
+/// A script is read as UTF-8, as cqlsh reads it (`main` and `do_source` in
+/// cqlshlib/cqlshmain.py open it with `codecs.open(…, 'utf-8')`, standard
+/// input is Python's UTF-8 text stream): the statements before the line
+/// that does not decode run, and the run stops there — in cqlsh the
+/// `UnicodeDecodeError` escapes `cmdloop` (exit 1); widerow says where,
+/// and exits 1 ("could not start": the file cannot be read). Inside SOURCE
+/// cqlsh's `onecmd` catches it (`printerr(e)`): an error on the SOURCE line,
+/// and the outer script goes on.
+#[test]
+fn a_script_that_is_not_utf8_stops_at_the_bad_line() {
+    let dir = scratch("not_utf8");
+    write(&dir, "schema.cql", SCHEMA);
+    let script = b"SELECT id FROM ks.users WHERE g = 0 AND id = 1;\nSELECT \xff FROM ks.users;\nSELECT id FROM ks.users WHERE g = 0 AND id = 42;\n";
+    std::fs::write(dir.join("bad.cql"), script).expect("write");
+    let out = widerow(&dir, &["--schema", "schema.cql", "-f", "bad.cql"]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert!(stdout(&out).contains("  1\n"), "{}", stdout(&out));
+    assert!(!stdout(&out).contains(" 42\n"), "{}", stdout(&out));
+    assert_eq!(
+        stderr(&out),
+        "widerow: bad.cql: line 2, column 8: byte 0xff is not valid UTF-8\n"
+    );
+    let piped = widerow_stdin(
+        &dir,
+        &["--schema", "schema.cql"],
+        b"SELECT id FROM ks.users WHERE g = 0 AND id = 1;\nSELECT '\xc3\x28';\n",
+    );
+    assert_eq!(code(&piped), 1);
+    assert_eq!(
+        stderr(&piped),
+        "widerow: <stdin>: line 2, column 9: byte 0xc3 is not valid UTF-8\n"
+    );
+    write(
+        &dir,
+        "outer.cql",
+        "SOURCE 'bad.cql'\nSELECT id FROM ks.users WHERE g = 0 AND id = 42;\n",
+    );
+    let sourced = widerow(&dir, &["--schema", "schema.cql", "-f", "outer.cql"]);
+    assert_eq!(code(&sourced), 2, "{}", stderr(&sourced));
+    assert!(stdout(&sourced).contains(" 42\n"), "{}", stdout(&sourced));
+    assert_eq!(
+        stderr(&sourced),
+        "outer.cql:1:bad.cql: line 2, column 8: byte 0xff is not valid UTF-8\n"
     );
 }

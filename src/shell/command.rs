@@ -497,7 +497,8 @@ impl Shell {
             let statement = match statement {
                 Ok(statement) => statement,
                 Err(e) => {
-                    sink(Reply::error(format!("{name}: {e}\n")));
+                    // cqlsh reports the decoding error on the SOURCE line.
+                    sink(fail(self, format!("{name}: {e}\n")));
                     break;
                 }
             };
