@@ -909,3 +909,26 @@ fn a_script_that_is_not_utf8_stops_at_the_bad_line() {
         "outer.cql:1:bad.cql: line 2, column 8: byte 0xff is not valid UTF-8\n"
     );
 }
+
+/// A switch already in the state asked for is an error in cqlsh
+/// (`SwitchCommand.execute` in cqlshlib/cqlshmain.py calls `printerr`,
+/// which sets `statement_error`, and `main` exits 2 in batch mode).
+#[test]
+fn a_switch_already_set_fails_the_script() {
+    let dir = scratch("switch_already");
+    let out = widerow(&dir, &["-e", "TRACING OFF"]);
+    assert_eq!(
+        (code(&out), stdout(&out), stderr(&out)),
+        (
+            2,
+            String::new(),
+            "<stdin>:1:Tracing is not enabled.\n".to_string()
+        )
+    );
+    let out = widerow(&dir, &["-e", "EXPAND ON; EXPAND OFF"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "Now Expanded output is enabled\nDisabled Expanded output.\n"
+    );
+}

@@ -243,8 +243,8 @@ fn multi_line_statements_use_the_continuation_prompt() {
     repl.expect("widerow> ");
     // Several statements on one line run in order.
     repl.line("EXPAND; TRACING");
-    repl.expect("EXPAND is OFF\n");
-    repl.expect("TRACING is OFF\n");
+    repl.expect("Expanded output is currently disabled. Use EXPAND ON to enable.\n");
+    repl.expect("Tracing is currently disabled. Use TRACING ON to enable.\n");
     // A string left open keeps the statement open across lines.
     repl.line("SELECT id FROM ks.users WHERE g = 0 AND name = 'a;");
     repl.expect("     ... ");
@@ -341,7 +341,7 @@ fn expand_and_paging() {
     let mut repl = Repl::start("expand_paging", &["--no-color"]);
     repl.expect("widerow> ");
     repl.line("EXPAND ON");
-    repl.expect("EXPAND set to ON");
+    repl.expect("Now Expanded output is enabled");
     repl.line(QUERY_ROW);
     let out = repl.expect("(1 rows)");
     assert!(
@@ -349,7 +349,7 @@ fn expand_and_paging() {
         "{out}"
     );
     repl.line("EXPAND OFF");
-    repl.expect("EXPAND set to OFF");
+    repl.expect("Disabled Expanded output.");
     repl.line("PAGING 2");
     repl.expect("Page size: 2");
     repl.line("SELECT id FROM ks.users WHERE g = 0;");
@@ -361,7 +361,7 @@ fn expand_and_paging() {
     // cqlsh.md §3.1: every page repeats the header interactively.
     assert!(rest.contains(" id\n----\n  3\n"), "{rest}");
     repl.line("PAGING OFF");
-    repl.expect("PAGING set to OFF");
+    repl.expect("Disabled Query paging.");
     repl.line("SELECT id FROM ks.users WHERE g = 0;");
     let all = repl.expect("(3 rows)");
     assert!(!all.contains("---MORE---"), "{all}");
