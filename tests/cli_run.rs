@@ -932,3 +932,71 @@ fn a_switch_already_set_fails_the_script() {
         "Now Expanded output is enabled\nDisabled Expanded output.\n"
     );
 }
+
+/// A byte-order mark names a script's encoding and is skipped, for `-f`
+/// and SOURCE alike (`get_file_encoding_bomsize` in cqlshlib/util.py, called
+/// by `main` and `do_source` in cqlshmain.py). cqlsh checks UTF-16LE's
+/// mark before UTF-32LE's, which starts with it, and so misreads UTF-32LE
+/// files; widerow reads them (docs/divergences.md).
+#[test]
+fn byte_order_marks_name_the_encoding_and_are_skipped() {
+    let dir = scratch("bom");
+    write(&dir, "schema.cql", SCHEMA);
+    let text = "INSERT INTO ks.users (g, id, name) VALUES (5, 1, 'é😀');\n\
+                SELECT name FROM ks.users WHERE g = 5;\nSELECT * FROM nope;\n";
+    let utf16 = |big: bool| -> Vec<u8> {
+        let units = std::iter::once(0xFEFF).chain(text.encode_utf16());
+        units
+            .flat_map(|u: u16| {
+                if big {
+                    u.to_be_bytes()
+                } else {
+                    u.to_le_bytes()
+                }
+            })
+            .collect()
+    };
+    let utf32 = |big: bool| -> Vec<u8> {
+        let chars = std::iter::once(0xFEFF).chain(text.chars().map(u32::from));
+        chars
+            .flat_map(|c: u32| {
+                if big {
+                    c.to_be_bytes()
+                } else {
+                    c.to_le_bytes()
+                }
+            })
+            .collect()
+    };
+    let files: [(&str, Vec<u8>); 5] = [
+        ("utf8.cql", [&b"\xEF\xBB\xBF"[..], text.as_bytes()].concat()),
+        ("utf16le.cql", utf16(false)),
+        ("utf16be.cql", utf16(true)),
+        ("utf32le.cql", utf32(false)),
+        ("utf32be.cql", utf32(true)),
+    ];
+    for (name, bytes) in &files {
+        std::fs::write(dir.join(name), bytes).expect("write");
+        let out = widerow(&dir, &["--schema", "schema.cql", "-f", name]);
+        assert_eq!(code(&out), 2, "{name}: {}", stderr(&out));
+        assert!(stdout(&out).contains(" é😀\n"), "{name}: {}", stdout(&out));
+        assert!(
+            stderr(&out).starts_with(&format!("{name}:3:InvalidRequest:")),
+            "{name}: {}",
+            stderr(&out)
+        );
+    }
+    write(
+        &dir,
+        "outer.cql",
+        "SOURCE 'utf8.cql'\nSOURCE 'utf16le.cql'\n",
+    );
+    let out = widerow(&dir, &["--schema", "schema.cql", "-f", "outer.cql"]);
+    assert_eq!(
+        stdout(&out).matches(" é😀\n").count(),
+        2,
+        "{}",
+        stdout(&out)
+    );
+    assert!(!stderr(&out).contains("Invalid syntax"), "{}", stderr(&out));
+}

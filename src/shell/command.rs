@@ -3,11 +3,12 @@
 //! of their line (or at `;`), and are case-insensitive (cqlsh.md §2).
 
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use super::{describe, help, save, trace, Reply, Shell};
 use crate::cluster::ConsistencyLevel;
+use crate::syntax::encoding::open_script;
 use crate::syntax::script::{ScriptStatement, StatementSplitter};
 
 /// The first words of shell commands: the statement splitter ends these at
@@ -465,7 +466,7 @@ impl Shell {
         let fail = |shell: &Shell, text: String| {
             shell.prefix_errors(source, statement, Reply::error(text))
         };
-        let file = match File::open(path) {
+        let file = match File::open(path).and_then(open_script) {
             Ok(file) => file,
             Err(e) => {
                 let reason = match e.kind() {
@@ -481,8 +482,7 @@ impl Shell {
         }
         self.source_depth += 1;
         let interactive = std::mem::replace(&mut self.settings.interactive, false);
-        let mut statements =
-            StatementSplitter::new(BufReader::new(file)).with_line_commands(LINE_COMMANDS);
+        let mut statements = StatementSplitter::new(file).with_line_commands(LINE_COMMANDS);
         while let Some(statement) = statements.next() {
             let statement = match statement {
                 Ok(statement) => statement,
