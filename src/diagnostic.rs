@@ -41,3 +41,45 @@ pub fn render(diagnostic: &dyn Diagnostic, options: RenderOptions) -> String {
     }
     out
 }
+
+/// Renders `diagnostic` as [`render`] does, without its code (the
+/// exception's name) on a line of its own: for output that has just named
+/// the error in cqlsh's form, so the name is not printed twice.
+pub fn render_after_message(diagnostic: &dyn Diagnostic, options: RenderOptions) -> String {
+    render(&Uncoded(diagnostic), options)
+}
+
+/// A diagnostic with its code left out.
+struct Uncoded<'a>(&'a dyn Diagnostic);
+
+impl std::fmt::Debug for Uncoded<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.0, f)
+    }
+}
+
+impl std::fmt::Display for Uncoded<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self.0, f)
+    }
+}
+
+impl std::error::Error for Uncoded<'_> {}
+
+impl Diagnostic for Uncoded<'_> {
+    fn severity(&self) -> Option<miette::Severity> {
+        self.0.severity()
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        self.0.help()
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.0.source_code()
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        self.0.labels()
+    }
+}

@@ -63,7 +63,7 @@ fn widerow(dir: &Path, args: &[&str]) -> Output {
 }
 
 /// Runs widerow with `input` piped on standard input.
-fn widerow_stdin(dir: &Path, args: &[&str], input: &str) -> Output {
+fn widerow_stdin(dir: &Path, args: &[&str], input: impl AsRef<[u8]>) -> Output {
     let mut child = command(dir, args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -74,7 +74,7 @@ fn widerow_stdin(dir: &Path, args: &[&str], input: &str) -> Output {
         .stdin
         .take()
         .expect("stdin")
-        .write_all(input.as_bytes())
+        .write_all(input.as_ref())
         .expect("write stdin");
     child.wait_with_output().expect("wait for widerow")
 }
@@ -807,4 +807,196 @@ fn copy_from_stdin_with_execute_reads_standard_input() {
     );
     assert_eq!(code(&run), 0, "{}", stderr(&run));
     assert_copied(&stdout(&run));
+}
+
+/// `-f` or `-e` before a subcommand is refused, not silently skipped: the
+/// subcommand would run and the script never would. A bad flag is "could
+/// not run" (2) for every subcommand (DESIGN.md, exit codes).
+#[test]
+fn script_flags_beside_a_subcommand_are_refused() {
+    let dir = scratch("script_beside_subcommand");
+    write(&dir, "x.cql", "SELECT * FROM nope.nope;\n");
+    write(&dir, "y.cql", "SELECT * FROM ks.t;\n");
+    let cases: [&[&str]; 6] = [
+        &["-f", "x.cql", "parse", "y.cql"],
+        &["-e", "SELECT 1 FROM t", "parse", "y.cql"],
+        &["-f", "x.cql", "explain", "y.cql"],
+        &[
+            "-e",
+            "SELECT 1 FROM t",
+            "explain",
+            "-e",
+            "SELECT * FROM ks.t",
+        ],
+        &["-f", "x.cql", "lint", "y.cql"],
+        &["-f", "x.cql", "rules"],
+    ];
+    for args in cases {
+        let out = widerow(&dir, args);
+        assert_eq!(code(&out), 2, "{args:?}: {}", stderr(&out));
+        assert_eq!(stdout(&out), "", "{args:?}");
+        let flag = if args[0] == "-f" {
+            "-f/--file"
+        } else {
+            "-e/--execute"
+        };
+        assert!(
+            stderr(&out).starts_with(&format!("widerow: {flag} ")),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+        assert!(
+            stderr(&out).contains(&format!("`widerow {}`", args[2])),
+            "{}",
+            stderr(&out)
+        );
+    }
+    let out = widerow(&dir, &["-f", "x.cql", "parse", "y.cql"]);
+    assert_eq!(
+        stderr(&out),
+        "widerow: -f/--file runs a script and cannot be combined with `widerow parse`; \
+         write `widerow parse FILE`\n"
+    );
+    // The subcommand's own -e is not the run mode's.
+    assert_eq!(
+        code(&widerow(&dir, &["parse", "-e", "SELECT 1 FROM t;"])),
+        0
+    );
+}
+
+/// A script is read as UTF-8, as cqlsh reads it (`main` and `do_source` in
+/// cqlshlib/cqlshmain.py open it with `codecs.open(…, 'utf-8')`, standard
+/// input is Python's UTF-8 text stream): the statements before the line
+/// that does not decode run, and the run stops there — in cqlsh the
+/// `UnicodeDecodeError` escapes `cmdloop` (exit 1); widerow says where,
+/// and exits 1 ("could not start": the file cannot be read). Inside SOURCE
+/// cqlsh's `onecmd` catches it (`printerr(e)`): an error on the SOURCE line,
+/// and the outer script goes on.
+#[test]
+fn a_script_that_is_not_utf8_stops_at_the_bad_line() {
+    let dir = scratch("not_utf8");
+    write(&dir, "schema.cql", SCHEMA);
+    let script = b"SELECT id FROM ks.users WHERE g = 0 AND id = 1;\nSELECT \xff FROM ks.users;\nSELECT id FROM ks.users WHERE g = 0 AND id = 42;\n";
+    std::fs::write(dir.join("bad.cql"), script).expect("write");
+    let out = widerow(&dir, &["--schema", "schema.cql", "-f", "bad.cql"]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert!(stdout(&out).contains("  1\n"), "{}", stdout(&out));
+    assert!(!stdout(&out).contains(" 42\n"), "{}", stdout(&out));
+    assert_eq!(
+        stderr(&out),
+        "widerow: bad.cql: line 2, column 8: byte 0xff is not valid UTF-8\n"
+    );
+    let piped = widerow_stdin(
+        &dir,
+        &["--schema", "schema.cql"],
+        b"SELECT id FROM ks.users WHERE g = 0 AND id = 1;\nSELECT '\xc3\x28';\n",
+    );
+    assert_eq!(code(&piped), 1);
+    assert_eq!(
+        stderr(&piped),
+        "widerow: <stdin>: line 2, column 9: byte 0xc3 is not valid UTF-8\n"
+    );
+    write(
+        &dir,
+        "outer.cql",
+        "SOURCE 'bad.cql'\nSELECT id FROM ks.users WHERE g = 0 AND id = 42;\n",
+    );
+    let sourced = widerow(&dir, &["--schema", "schema.cql", "-f", "outer.cql"]);
+    assert_eq!(code(&sourced), 2, "{}", stderr(&sourced));
+    assert!(stdout(&sourced).contains(" 42\n"), "{}", stdout(&sourced));
+    assert_eq!(
+        stderr(&sourced),
+        "outer.cql:1:bad.cql: line 2, column 8: byte 0xff is not valid UTF-8\n"
+    );
+}
+
+/// A switch already in the state asked for is an error in cqlsh
+/// (`SwitchCommand.execute` in cqlshlib/cqlshmain.py calls `printerr`,
+/// which sets `statement_error`, and `main` exits 2 in batch mode).
+#[test]
+fn a_switch_already_set_fails_the_script() {
+    let dir = scratch("switch_already");
+    let out = widerow(&dir, &["-e", "TRACING OFF"]);
+    assert_eq!(
+        (code(&out), stdout(&out), stderr(&out)),
+        (
+            2,
+            String::new(),
+            "<stdin>:1:Tracing is not enabled.\n".to_string()
+        )
+    );
+    let out = widerow(&dir, &["-e", "EXPAND ON; EXPAND OFF"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "Now Expanded output is enabled\nDisabled Expanded output.\n"
+    );
+}
+
+/// A byte-order mark names a script's encoding and is skipped, for `-f`
+/// and SOURCE alike (`get_file_encoding_bomsize` in cqlshlib/util.py, called
+/// by `main` and `do_source` in cqlshmain.py). cqlsh checks UTF-16LE's
+/// mark before UTF-32LE's, which starts with it, and so misreads UTF-32LE
+/// files; widerow reads them (docs/divergences.md).
+#[test]
+fn byte_order_marks_name_the_encoding_and_are_skipped() {
+    let dir = scratch("bom");
+    write(&dir, "schema.cql", SCHEMA);
+    let text = "INSERT INTO ks.users (g, id, name) VALUES (5, 1, 'é😀');\n\
+                SELECT name FROM ks.users WHERE g = 5;\nSELECT * FROM nope;\n";
+    let utf16 = |big: bool| -> Vec<u8> {
+        let units = std::iter::once(0xFEFF).chain(text.encode_utf16());
+        units
+            .flat_map(|u: u16| {
+                if big {
+                    u.to_be_bytes()
+                } else {
+                    u.to_le_bytes()
+                }
+            })
+            .collect()
+    };
+    let utf32 = |big: bool| -> Vec<u8> {
+        let chars = std::iter::once(0xFEFF).chain(text.chars().map(u32::from));
+        chars
+            .flat_map(|c: u32| {
+                if big {
+                    c.to_be_bytes()
+                } else {
+                    c.to_le_bytes()
+                }
+            })
+            .collect()
+    };
+    let files: [(&str, Vec<u8>); 5] = [
+        ("utf8.cql", [&b"\xEF\xBB\xBF"[..], text.as_bytes()].concat()),
+        ("utf16le.cql", utf16(false)),
+        ("utf16be.cql", utf16(true)),
+        ("utf32le.cql", utf32(false)),
+        ("utf32be.cql", utf32(true)),
+    ];
+    for (name, bytes) in &files {
+        std::fs::write(dir.join(name), bytes).expect("write");
+        let out = widerow(&dir, &["--schema", "schema.cql", "-f", name]);
+        assert_eq!(code(&out), 2, "{name}: {}", stderr(&out));
+        assert!(stdout(&out).contains(" é😀\n"), "{name}: {}", stdout(&out));
+        assert!(
+            stderr(&out).starts_with(&format!("{name}:3:InvalidRequest:")),
+            "{name}: {}",
+            stderr(&out)
+        );
+    }
+    write(
+        &dir,
+        "outer.cql",
+        "SOURCE 'utf8.cql'\nSOURCE 'utf16le.cql'\n",
+    );
+    let out = widerow(&dir, &["--schema", "schema.cql", "-f", "outer.cql"]);
+    assert_eq!(
+        stdout(&out).matches(" é😀\n").count(),
+        2,
+        "{}",
+        stdout(&out)
+    );
+    assert!(!stderr(&out).contains("Invalid syntax"), "{}", stderr(&out));
 }

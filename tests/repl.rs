@@ -100,6 +100,12 @@ impl Repl {
         self.master.flush().expect("flush pty");
     }
 
+    /// Types raw bytes, which need not be UTF-8.
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        self.master.write_all(bytes).expect("write to pty");
+        self.master.flush().expect("flush pty");
+    }
+
     /// Types `line` and Enter.
     fn line(&mut self, line: &str) {
         self.send(line);
@@ -237,8 +243,8 @@ fn multi_line_statements_use_the_continuation_prompt() {
     repl.expect("widerow> ");
     // Several statements on one line run in order.
     repl.line("EXPAND; TRACING");
-    repl.expect("EXPAND is OFF\n");
-    repl.expect("TRACING is OFF\n");
+    repl.expect("Expanded output is currently disabled. Use EXPAND ON to enable.\n");
+    repl.expect("Tracing is currently disabled. Use TRACING ON to enable.\n");
     // A string left open keeps the statement open across lines.
     repl.line("SELECT id FROM ks.users WHERE g = 0 AND name = 'a;");
     repl.expect("     ... ");
@@ -335,7 +341,7 @@ fn expand_and_paging() {
     let mut repl = Repl::start("expand_paging", &["--no-color"]);
     repl.expect("widerow> ");
     repl.line("EXPAND ON");
-    repl.expect("EXPAND set to ON");
+    repl.expect("Now Expanded output is enabled");
     repl.line(QUERY_ROW);
     let out = repl.expect("(1 rows)");
     assert!(
@@ -343,7 +349,7 @@ fn expand_and_paging() {
         "{out}"
     );
     repl.line("EXPAND OFF");
-    repl.expect("EXPAND set to OFF");
+    repl.expect("Disabled Expanded output.");
     repl.line("PAGING 2");
     repl.expect("Page size: 2");
     repl.line("SELECT id FROM ks.users WHERE g = 0;");
@@ -355,7 +361,7 @@ fn expand_and_paging() {
     // cqlsh.md §3.1: every page repeats the header interactively.
     assert!(rest.contains(" id\n----\n  3\n"), "{rest}");
     repl.line("PAGING OFF");
-    repl.expect("PAGING set to OFF");
+    repl.expect("Disabled Query paging.");
     repl.line("SELECT id FROM ks.users WHERE g = 0;");
     let all = repl.expect("(3 rows)");
     assert!(!all.contains("---MORE---"), "{all}");
@@ -451,4 +457,60 @@ fn machine_formats_print_no_banner() {
     assert_eq!(repl.wait(), 0);
     let screen = String::from_utf8_lossy(&repl.raw).into_owned();
     assert!(!screen.contains("Use HELP for help."), "{screen}");
+}
+
+/// A result that fits one page is printed with its trace and no
+/// `---MORE---`: cqlsh pauses only while the driver says more pages follow
+/// (`print_result` in cqlshlib/cqlshmain.py: `input("---MORE---")` under
+/// `result.has_more_pages`, pages of `default_page_size = 100` rows), and
+/// the trace is printed after the result (`perform_statement`), not as a
+/// page. So a line typed next is a statement, not an answer to a pager.
+#[test]
+fn a_traced_one_page_result_does_not_pause() {
+    let mut repl = Repl::start("trace_no_more", &["--no-color"]);
+    repl.expect("widerow> ");
+    repl.line("TRACING ON");
+    repl.expect("widerow> ");
+    repl.line(QUERY_ROW);
+    repl.expect("(1 rows)");
+    let trace = repl.expect("widerow> ");
+    assert!(trace.contains("METRICS"), "{trace}");
+    assert!(!trace.contains("---MORE---"), "{trace}");
+    repl.line("TRACING OFF;");
+    repl.expect("widerow> ");
+    repl.line(QUERY_ROW);
+    let after = repl.expect("widerow> ");
+    assert!(after.contains("(1 rows)"), "{after}");
+    assert!(!after.contains("METRICS"), "tracing is still on: {after}");
+    repl.line("exit");
+    assert_eq!(repl.wait(), 0);
+}
+
+/// Bytes that are not UTF-8 are an error on the line they were typed on;
+/// the session, and the data in it, go on. (cqlsh itself dies there with a
+/// `UnicodeDecodeError` traceback: `cmdloop` in cqlshlib/cqlshmain.py
+/// catches only `EOFError`, `CQL_ERRORS` and `KeyboardInterrupt` around
+/// `get_input_line` — a divergence listed in docs/divergences.md.)
+#[test]
+fn a_line_that_is_not_utf8_is_an_error_and_the_session_lives_on() {
+    let mut repl = Repl::start("not_utf8", &["--no-color"]);
+    repl.expect("widerow> ");
+    repl.line("INSERT INTO ks.users (g, id, name) VALUES (7, 1, 'kept');");
+    repl.expect("widerow> ");
+    // Each in one write: the line editor drops what it had read ahead of
+    // the bad byte with it. `e2 82` is cut short by the Enter after it.
+    for bad in [
+        &b"SELECT \xff"[..],
+        b"SELECT \xc3\x28",
+        b"SELECT \xe2\x82\r",
+    ] {
+        repl.send_bytes(bad);
+        repl.expect("not valid UTF-8");
+        repl.expect("widerow> ");
+    }
+    repl.line("SELECT name FROM ks.users WHERE g = 7;");
+    let out = repl.expect("(1 rows)");
+    assert!(out.contains("kept"), "{out}");
+    repl.line("exit");
+    assert_eq!(repl.wait(), 0);
 }

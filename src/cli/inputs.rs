@@ -5,6 +5,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Cursor};
 use std::path::Path;
 
+use widerow::syntax::encoding::open_script;
 use widerow::StatementSplitter;
 
 /// A named source of CQL text.
@@ -25,11 +26,10 @@ impl Input {
         if path.is_dir() {
             return Err(format!("{name}: is a directory"));
         }
-        let file = File::open(path).map_err(|e| format!("{name}: {}", io_reason(&e)))?;
-        Ok(Input {
-            name,
-            reader: Box::new(BufReader::new(file)),
-        })
+        let reason = |e: io::Error| format!("{name}: {}", io_reason(&e));
+        let file = File::open(path).map_err(reason)?;
+        let reader = open_script(file).map_err(reason)?;
+        Ok(Input { name, reader })
     }
 
     /// Standard input.

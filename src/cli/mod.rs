@@ -36,6 +36,9 @@ pub fn main() -> ExitCode {
         println!("{}", widerow::shell::version_text());
         return ExitCode::SUCCESS;
     }
+    if let Err(code) = refuse_script_with_subcommand(&cli) {
+        return code;
+    }
     if let Err(code) = resolve_format(&mut cli) {
         return code;
     }
@@ -72,6 +75,41 @@ fn install_panic_hook() {
             env!("CARGO_PKG_VERSION")
         );
     }));
+}
+
+/// `-f` and `-e` before a subcommand would run a script that the
+/// subcommand never runs: refused as a bad flag, so nothing is silently
+/// skipped ("could not run", 2, for every subcommand).
+fn refuse_script_with_subcommand(cli: &Cli) -> Result<(), ExitCode> {
+    let Some(command) = &cli.command else {
+        return Ok(());
+    };
+    // The subcommand's name, and whether it reads files and `-e` text.
+    let (name, files, execute) = match command {
+        Command::Parse(_) => ("parse", true, true),
+        Command::Explain(_) => ("explain", true, true),
+        Command::Lint(_) => ("lint", true, false),
+        Command::Rules => ("rules", false, false),
+        Command::Rule(_) => ("rule", false, false),
+    };
+    let (flag, does, instead) = if cli.file.is_some() {
+        (
+            "-f/--file",
+            "runs a script",
+            files.then(|| format!("`widerow {name} FILE`")),
+        )
+    } else if cli.execute.is_some() {
+        let instead = execute.then(|| format!("`widerow {name} -e \"…\"`"));
+        ("-e/--execute", "runs statements", instead)
+    } else {
+        return Ok(());
+    };
+    let mut message = format!("{flag} {does} and cannot be combined with `widerow {name}`");
+    if let Some(instead) = instead {
+        message.push_str(&format!("; write {instead}"));
+    }
+    eprintln!("widerow: {message}");
+    Err(ExitCode::from(2))
 }
 
 /// `--format` takes every mode's formats (one global flag, as the contract

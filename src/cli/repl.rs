@@ -36,6 +36,10 @@ const TERMINATE_HINT: &str =
 /// What cqlsh prints between result pages, waiting for Enter.
 const MORE: &str = "---MORE---";
 
+/// What a typed line holding bytes that are not UTF-8 gets: the line is
+/// dropped, the statement typed before it and the session stay.
+const NOT_UTF8: &str = "Invalid input: the line typed is not valid UTF-8 and was dropped.";
+
 type LineEditor = Editor<ReplHelper, DefaultHistory>;
 
 /// Runs the interactive session until EXIT, QUIT or Ctrl-D.
@@ -129,6 +133,9 @@ impl Repl {
                     let text = self.pending.borrow_mut().take();
                     self.execute(editor, &text);
                     return ExitCode::SUCCESS;
+                }
+                Err(ReadlineError::Io(e)) if e.kind() == io::ErrorKind::InvalidData => {
+                    eprintln!("{NOT_UTF8}");
                 }
                 Err(e) => {
                     eprintln!("widerow: {e}");

@@ -2,7 +2,7 @@
 //! Lines for tools (one object per statement, errors included, in order).
 
 use serde_json::{json, Map, Value};
-use widerow::diagnostic::{render, RenderOptions};
+use widerow::diagnostic::{render_after_message, RenderOptions};
 use widerow::{Error, ScriptStatement};
 
 /// `FILE:LINE: <error as cqlsh prints it>`, where LINE is the line the
@@ -23,7 +23,7 @@ pub fn human_error(
             statement.line,
             statement.column,
         );
-        out.push_str(&render(
+        out.push_str(&render_after_message(
             &located,
             RenderOptions {
                 color,

@@ -3,11 +3,12 @@
 //! of their line (or at `;`), and are case-insensitive (cqlsh.md §2).
 
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use super::{describe, help, save, trace, Reply, Shell};
 use crate::cluster::ConsistencyLevel;
+use crate::syntax::encoding::open_script;
 use crate::syntax::script::{ScriptStatement, StatementSplitter};
 
 /// The first words of shell commands: the statement splitter ends these at
@@ -314,8 +315,8 @@ impl Shell {
             },
             Command::Clear => Reply::out("\x1b[2J\x1b[H"),
             Command::Improper(message) => Reply::error(format!("{message}\n")),
-            Command::Expand(t) => toggle_reply("EXPAND", &mut self.settings.expand, t),
-            Command::Tracing(t) => toggle_reply("TRACING", &mut self.settings.tracing, t),
+            Command::Expand(t) => EXPAND.apply(&mut self.settings.expand, t),
+            Command::Tracing(t) => TRACING.apply(&mut self.settings.tracing, t),
             Command::Paging(p) => self.paging(p),
             Command::Consistency(level) => self.consistency(level),
             Command::SerialConsistency(level) => self.serial_consistency(level),
@@ -357,39 +358,29 @@ impl Shell {
         }
     }
 
+    /// `do_paging`: the switch, then `Page size: N` whenever paging is on
+    /// after it; `PAGING n` turns it on at that size and says only that.
     fn paging(&mut self, paging: Paging) -> Reply {
-        let size = self
-            .settings
-            .page_size
-            .unwrap_or(crate::render::table::DEFAULT_PAGE_SIZE);
-        match paging {
-            Paging::Toggle(Toggle::Show) => match self.settings.page_size {
-                Some(n) => Reply::out(format!("PAGING is ON\nPage size: {n}\n")),
-                None => Reply::line("PAGING is OFF"),
-            },
-            Paging::Toggle(Toggle::On) => {
-                let was = self.settings.page_size.is_some();
-                self.settings.page_size = Some(size);
-                let head = if was {
-                    "PAGING is already ON"
-                } else {
-                    "PAGING set to ON"
-                };
-                Reply::out(format!("{head}\nPage size: {size}\n"))
-            }
-            Paging::Toggle(Toggle::Off) => {
-                let was = self.settings.page_size.take().is_some();
-                Reply::line(if was {
-                    "PAGING set to OFF"
-                } else {
-                    "PAGING is already OFF"
-                })
+        let default = crate::render::table::DEFAULT_PAGE_SIZE;
+        let mut reply = match paging {
+            Paging::Toggle(toggle) => {
+                let mut on = self.settings.page_size.is_some();
+                let reply = PAGING.apply(&mut on, toggle);
+                let size = self.settings.page_size.unwrap_or(default);
+                self.settings.page_size = on.then_some(size);
+                reply
             }
             Paging::Size(n) => {
                 self.settings.page_size = Some(n);
-                Reply::line(format!("Page size: {n}"))
+                Reply::default()
             }
+        };
+        if let Some(size) = self.settings.page_size {
+            // One page with the switch's line: nothing to pause between.
+            let text = reply.stdout() + &format!("Page size: {size}\n");
+            reply.out = vec![text];
         }
+        reply
     }
 
     fn consistency(&mut self, level: Option<String>) -> Reply {
@@ -475,7 +466,7 @@ impl Shell {
         let fail = |shell: &Shell, text: String| {
             shell.prefix_errors(source, statement, Reply::error(text))
         };
-        let file = match File::open(path) {
+        let file = match File::open(path).and_then(open_script) {
             Ok(file) => file,
             Err(e) => {
                 let reason = match e.kind() {
@@ -491,13 +482,13 @@ impl Shell {
         }
         self.source_depth += 1;
         let interactive = std::mem::replace(&mut self.settings.interactive, false);
-        let mut statements =
-            StatementSplitter::new(BufReader::new(file)).with_line_commands(LINE_COMMANDS);
+        let mut statements = StatementSplitter::new(file).with_line_commands(LINE_COMMANDS);
         while let Some(statement) = statements.next() {
             let statement = match statement {
                 Ok(statement) => statement,
                 Err(e) => {
-                    sink(Reply::error(format!("{name}: {e}\n")));
+                    // cqlsh reports the decoding error on the SOURCE line.
+                    sink(fail(self, format!("{name}: {e}\n")));
                     break;
                 }
             };
@@ -564,18 +555,58 @@ impl Shell {
     }
 }
 
-/// `EXPAND` / `TRACING` with their argument: show, set, or say it already is.
-fn toggle_reply(name: &str, flag: &mut bool, toggle: Toggle) -> Reply {
-    let state = |on: bool| if on { "ON" } else { "OFF" };
-    match toggle {
-        Toggle::Show => Reply::line(format!("{name} is {}", state(*flag))),
-        Toggle::On | Toggle::Off => {
-            let on = toggle == Toggle::On;
-            if *flag == on {
-                Reply::line(format!("{name} is already {}", state(on)))
-            } else {
-                *flag = on;
-                Reply::line(format!("{name} set to {}", state(on)))
+/// A cqlsh on/off switch: the command word and the words its messages use
+/// for the setting (`SwitchCommand` in cqlshlib/cqlshmain.py).
+#[derive(Debug, Clone, Copy)]
+struct Switch {
+    command: &'static str,
+    description: &'static str,
+}
+
+/// `TRACING`, as `do_tracing` names it.
+const TRACING: Switch = Switch {
+    command: "TRACING",
+    description: "Tracing",
+};
+
+/// `EXPAND`, as `do_expand` names it.
+const EXPAND: Switch = Switch {
+    command: "EXPAND",
+    description: "Expanded output",
+};
+
+/// `PAGING`, as `do_paging` names it.
+const PAGING: Switch = Switch {
+    command: "PAGING",
+    description: "Query paging",
+};
+
+impl Switch {
+    /// Shows or sets `flag` with cqlsh's words; switching to the state it
+    /// already has is an error, as cqlsh's `printerr` makes it.
+    fn apply(self, flag: &mut bool, toggle: Toggle) -> Reply {
+        let Switch {
+            command,
+            description,
+        } = self;
+        match (toggle, *flag) {
+            (Toggle::Show, true) => Reply::line(format!(
+                "{description} is currently enabled. Use {command} OFF to disable"
+            )),
+            (Toggle::Show, false) => Reply::line(format!(
+                "{description} is currently disabled. Use {command} ON to enable."
+            )),
+            (Toggle::On, true) => Reply::error(format!(
+                "{description} is already enabled. Use {command} OFF to disable.\n"
+            )),
+            (Toggle::Off, false) => Reply::error(format!("{description} is not enabled.\n")),
+            (Toggle::On, false) => {
+                *flag = true;
+                Reply::line(format!("Now {description} is enabled"))
+            }
+            (Toggle::Off, true) => {
+                *flag = false;
+                Reply::line(format!("Disabled {description}."))
             }
         }
     }

@@ -300,7 +300,12 @@ impl Shell {
                 if self.settings.tracing && result.plan.is_some() {
                     let text =
                         trace::trace(&self.session, &statement.text, &result, self.settings.color);
-                    reply.out.push(text);
+                    // The trace follows the last page: it is no page of
+                    // its own for the pager to pause before.
+                    match reply.out.last_mut() {
+                        Some(last) => last.push_str(&text),
+                        None => reply.out.push(text),
+                    }
                 }
                 reply
             }

@@ -3,7 +3,7 @@
 //! REPL the text alone; with colour, the statement follows with the
 //! offending span underlined.
 
-use crate::diagnostic::{render, RenderOptions};
+use crate::diagnostic::{render_after_message, RenderOptions};
 use crate::error::Error;
 use crate::syntax::script::ScriptStatement;
 
@@ -26,7 +26,7 @@ pub fn human_error(
             statement.line,
             statement.column,
         );
-        out.push_str(&render(
+        out.push_str(&render_after_message(
             &located,
             RenderOptions {
                 color,

@@ -1,6 +1,7 @@
 //! The language front end: tokens, the AST, the parser and script splitting.
 
 pub mod ast;
+pub mod encoding;
 pub mod keyword;
 pub mod lexer;
 mod parser;

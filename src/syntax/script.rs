@@ -60,6 +60,10 @@ pub enum ScriptError {
     InvalidUtf8 {
         /// The 1-based line number.
         line: usize,
+        /// The 1-based column (in characters) of the first bad byte.
+        column: usize,
+        /// The first bad byte, to name it.
+        byte: u8,
     },
 }
 
@@ -67,8 +71,11 @@ impl fmt::Display for ScriptError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ScriptError::Io(e) => write!(f, "{e}"),
-            ScriptError::InvalidUtf8 { line } => {
-                write!(f, "line {line} is not valid UTF-8")
+            ScriptError::InvalidUtf8 { line, column, byte } => {
+                write!(
+                    f,
+                    "line {line}, column {column}: byte {byte:#04x} is not valid UTF-8"
+                )
             }
         }
     }
@@ -260,8 +267,13 @@ impl<R: BufRead> StatementSplitter<R> {
             return Ok(false);
         }
         self.lines_read += 1;
-        let line = std::str::from_utf8(&self.line).map_err(|_| ScriptError::InvalidUtf8 {
-            line: self.lines_read,
+        let line = std::str::from_utf8(&self.line).map_err(|e| {
+            let good = &self.line[..e.valid_up_to()];
+            ScriptError::InvalidUtf8 {
+                line: self.lines_read,
+                column: String::from_utf8_lossy(good).chars().count() + 1,
+                byte: self.line[e.valid_up_to()],
+            }
         })?;
         let added_at = self.buf.len();
         self.buf.push_str(line);
@@ -658,7 +670,11 @@ mod tests {
         let results: Vec<_> = StatementSplitter::new(bytes).collect();
         assert!(matches!(
             results.last(),
-            Some(Err(ScriptError::InvalidUtf8 { line: 2 }))
+            Some(Err(ScriptError::InvalidUtf8 {
+                line: 2,
+                column: 9,
+                byte: 0xff
+            }))
         ));
     }
 

@@ -254,7 +254,7 @@ fn check_invalid(script: &[u8], valid_up_to: usize, line_commands: bool) {
         }
     }
     match error {
-        Some(ScriptError::InvalidUtf8 { line }) => {
+        Some(ScriptError::InvalidUtf8 { line, .. }) => {
             assert_eq!(line, bad_line, "wrong line for the bad byte")
         }
         other => panic!("invalid UTF-8 not reported: {other:?}"),
