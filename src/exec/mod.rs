@@ -15,6 +15,7 @@
 pub(crate) mod aggregate;
 mod bind;
 mod call;
+mod cas_read;
 mod cell_filter;
 pub(crate) mod compiled;
 pub(crate) mod compiled_insert;
@@ -251,7 +252,7 @@ fn write_statements(
             "Batch with conditions cannot span multiple partitions",
         ));
     }
-    let outcome = conditions::outcome(&checks, is_batch);
+    let outcome = conditions::outcome(&checks, is_batch, run.store, now_secs)?;
     if outcome.as_ref().is_none_or(|o| o.applied) {
         let touched = views::before(run.ctx, run.store, &mutations, now_secs);
         mutation::apply(run.store, mutations, now_secs);
