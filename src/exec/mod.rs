@@ -190,12 +190,9 @@ fn write_statements(
     let now_secs = run.now_secs();
     let mut mutations = Vec::new();
     let mut checks = Vec::new();
+    let conditional_batch = is_batch && statements.iter().any(|s| parts(s).1);
     for statement in statements {
-        let (name, conditional) = match statement {
-            Write::Insert(i) => (&i.table, i.if_not_exists),
-            Write::Update(u) => (&u.table, u.if_clause.is_some()),
-            Write::Delete(d) => (&d.table, d.if_clause.is_some()),
-        };
+        let (name, conditional) = parts(statement);
         let table = run
             .ctx
             .catalog
@@ -224,6 +221,9 @@ fn write_statements(
             Write::Insert(i) => mutations.push(write::insert(table, i, &mut env)?),
             Write::Update(u) => mutations.append(&mut write::update(table, u, &mut env)?),
             Write::Delete(d) => mutations.append(&mut write::delete(table, d, &mut env)?),
+        }
+        if conditional_batch {
+            one_partition(table, statement, &mutations, first)?;
         }
         if conditional {
             checks.push(conditions::check(
@@ -267,6 +267,60 @@ fn write_statements(
     result.metrics.rows_scanned = 0;
     result.metrics.rows_returned = result.rows.len() as u64;
     Ok(result)
+}
+
+fn parts<'w>(statement: &Write<'w>) -> (&'w crate::syntax::ast::QualifiedName, bool) {
+    match *statement {
+        Write::Insert(i) => (&i.table, i.if_not_exists),
+        Write::Update(u) => (&u.table, u.if_clause.is_some()),
+        Write::Delete(d) => (&d.table, d.if_clause.is_some()),
+    }
+}
+
+/// `BatchStatement.makeCasRequest`, statement by statement: in a
+/// conditional batch no statement may use IN on the partition key (the
+/// `IllegalArgumentException` Cassandra throws, a server error; an IN of
+/// one value is an `=` to Cassandra 5.0), and all name the same partition.
+fn one_partition(
+    table: &crate::schema::Table,
+    statement: &Write<'_>,
+    mutations: &[mutation::Mutation<'_>],
+    first: usize,
+) -> Result<(), Error> {
+    if key_in_relation(table, statement) {
+        return Err(Error::new(
+            crate::error::ErrorKind::ServerError,
+            "java.lang.IllegalArgumentException: Batch with conditions cannot span multiple partitions (you cannot use IN on the partition key)",
+        ));
+    }
+    let same = |m: &mutation::Mutation<'_>| {
+        m.table.qualified_name() == mutations[0].table.qualified_name()
+            && m.position == mutations[0].position
+    };
+    if !mutations[first..].iter().all(same) {
+        return Err(Error::invalid(
+            "Batch with conditions cannot span multiple partitions",
+        ));
+    }
+    Ok(())
+}
+
+fn key_in_relation(table: &crate::schema::Table, statement: &Write<'_>) -> bool {
+    use crate::syntax::ast::{InValues, RelationKind};
+    let relations = match *statement {
+        Write::Insert(_) => return false,
+        Write::Update(u) => &u.where_clause,
+        Write::Delete(d) => &d.where_clause,
+    };
+    relations.iter().any(|r| match &r.kind {
+        RelationKind::In { column, values } => {
+            table
+                .column(&column.name)
+                .is_some_and(|c| c.is_partition_key())
+                && !matches!(values, InValues::List(v) if v.len() == 1)
+        }
+        _ => false,
+    })
 }
 
 /// Cassandra's `BatchStatement.verifyBatchSize`: the batch's data size

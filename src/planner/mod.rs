@@ -178,28 +178,7 @@ pub fn plan_statement(ctx: &PlanContext, statement: &Statement) -> Result<Plan, 
     match statement {
         Statement::Select(select) => plan_select(ctx, select),
         Statement::Insert(insert) => plan_insert(ctx, insert, None),
-        Statement::Update(update) => {
-            let table = ctx
-                .catalog
-                .resolve_table(ctx.keyspace.as_deref(), &update.table)?;
-            not_a_view(table)?;
-            let target = modify::update(table, update)?;
-            let class = write_class(table, &target);
-            routing::check_cartesian_product(ctx, "clustering key", &target.ck)?;
-            routing::write_plan(ctx, table, StatementKind::Update, class, &target.pk)
-                .map(|(plan, _)| plan)
-        }
-        Statement::Delete(delete) => {
-            let table = ctx
-                .catalog
-                .resolve_table(ctx.keyspace.as_deref(), &delete.table)?;
-            not_a_view(table)?;
-            let target = modify::delete(table, delete)?;
-            let class = write_class(table, &target);
-            routing::check_cartesian_product(ctx, "clustering key", &target.ck)?;
-            routing::write_plan(ctx, table, StatementKind::Delete, class, &target.pk)
-                .map(|(plan, _)| plan)
-        }
+        Statement::Update(_) | Statement::Delete(_) => plan_change(ctx, statement, false),
         Statement::Batch(batch) => plan_batch(ctx, batch),
         other => Err(Error::invalid(format!(
             "{} changes the schema and has no plan",
@@ -207,6 +186,37 @@ pub fn plan_statement(ctx: &PlanContext, statement: &Statement) -> Result<Plan, 
         ))
         .with_span(other.span())),
     }
+}
+
+/// Plans an UPDATE or DELETE, alone or (`in_batch`) inside a batch.
+fn plan_change(ctx: &PlanContext, statement: &Statement, in_batch: bool) -> Result<Plan, Error> {
+    let (name, kind) = match statement {
+        Statement::Update(u) => (&u.table, StatementKind::Update),
+        Statement::Delete(d) => (&d.table, StatementKind::Delete),
+        _ => return plan_statement(ctx, statement),
+    };
+    let table = ctx.catalog.resolve_table(ctx.keyspace.as_deref(), name)?;
+    not_a_view(table)?;
+    let target = match statement {
+        Statement::Update(update) => {
+            let target = modify::update(table, update)?;
+            if update.if_clause.is_some() {
+                modify::check_conditional_in(&target, "updates", in_batch)?;
+            }
+            target
+        }
+        Statement::Delete(delete) => {
+            let target = modify::delete(table, delete)?;
+            if delete.if_clause.is_some() {
+                modify::check_conditional_in(&target, "deletions", in_batch)?;
+            }
+            target
+        }
+        _ => unreachable!("matched above"),
+    };
+    let class = write_class(table, &target);
+    routing::check_cartesian_product(ctx, "clustering key", &target.ck)?;
+    routing::write_plan(ctx, table, kind, class, &target.pk).map(|(plan, _)| plan)
 }
 
 /// What planning a lone INSERT worked out from its key literals: the
@@ -312,9 +322,9 @@ fn plan_batch(ctx: &PlanContext, batch: &Batch) -> Result<Plan, Error> {
             BatchStatement::Update(s) => Statement::Update(s.clone()),
             BatchStatement::Delete(s) => Statement::Delete(s.clone()),
         };
-        plans.push(plan_statement(ctx, &statement)?);
+        plans.push(plan_change(ctx, &statement, true)?);
     }
-    routing::batch_plan(plans)
+    routing::batch_plan(ctx, plans)
 }
 
 fn plan_select(ctx: &PlanContext, select: &Select) -> Result<Plan, Error> {

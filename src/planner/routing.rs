@@ -604,14 +604,41 @@ pub(crate) fn write_plan(
     Ok((plan, routed.only))
 }
 
+/// An empty batch, which Cassandra accepts and runs as nothing
+/// (`BatchStatement.executeWithoutConditions` returns on no mutations):
+/// no partition, no node, like an IN on no keys.
+fn empty_batch_plan(ctx: &PlanContext) -> Plan {
+    Plan {
+        class: QueryClass::MultiPartition,
+        statement: StatementKind::Batch,
+        table: String::new(),
+        partitions: Partitions::Keys {
+            partitions: Vec::new(),
+        },
+        clustering: Vec::new(),
+        filters: Vec::new(),
+        index: None,
+        order: Direction::Forward,
+        limit: None,
+        per_partition_limit: None,
+        allow_filtering: false,
+        consistency: ctx.consistency.name().to_owned(),
+        coordinator: ctx
+            .ring
+            .node(ctx.coordinator.for_scan(&ctx.ring))
+            .id
+            .clone(),
+        nodes: Vec::new().into(),
+        warnings: Vec::new(),
+    }
+}
+
 /// A batch's plan: its statements' partitions together. One partition keeps
 /// the class of a single statement; several make it multi-partition.
-pub(crate) fn batch_plan(plans: Vec<Plan>) -> Result<Plan, Error> {
+pub(crate) fn batch_plan(ctx: &PlanContext, plans: Vec<Plan>) -> Result<Plan, Error> {
     let mut iter = plans.into_iter();
     let Some(mut combined) = iter.next() else {
-        return Err(Error::invalid(
-            "A batch must contain at least one statement",
-        ));
+        return Ok(empty_batch_plan(ctx));
     };
     combined.statement = StatementKind::Batch;
     let mut tables = vec![combined.table.clone()];
