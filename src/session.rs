@@ -554,6 +554,13 @@ impl Session {
         self.ctx.consistency = level;
     }
 
+    /// The level lightweight transactions run their Paxos round at
+    /// (SERIAL or LOCAL_SERIAL), which decides how many replicas they need.
+    pub fn set_serial_consistency(&mut self, level: ConsistencyLevel) {
+        self.ctx_stamp = fresh_stamp();
+        self.ctx.serial_consistency = level;
+    }
+
     /// The keyspace of `USE`, if any.
     pub fn keyspace(&self) -> Option<&str> {
         self.ctx.keyspace.as_deref()

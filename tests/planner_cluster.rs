@@ -95,3 +95,46 @@ fn a_keyspace_naming_an_unknown_datacenter_grows_the_ring() {
     assert!(ctx.ring.has_datacenter("dc2"));
     assert_eq!(ctx.ring.datacenter_size("dc2"), 4);
 }
+
+/// StorageProxy.cas runs the Paxos round before the commit: its participants are the
+/// natural replicas (the local data centre's for LOCAL_SERIAL) and a majority of them must
+/// be live (ReplicaPlans.forPaxos, assureSufficientLiveReplicasForPaxos), else
+/// Unavailable at the serial level, whatever the commit's consistency level. Not checked on
+/// the one-node 5.0.8 oracle (it cannot lose replicas); from Cassandra's source.
+#[test]
+fn lightweight_transactions_need_a_serial_majority() {
+    let mut ctx = context();
+    let replicas = replicas(&ctx, "SELECT * FROM kv WHERE k = 1");
+    let lwt = "INSERT INTO kv (k, v) VALUES (1, 'a') IF NOT EXISTS";
+    let planned = plan(&ctx, lwt).expect("all replicas alive");
+    let Partitions::Keys { partitions } = &planned.partitions else {
+        panic!("keys expected");
+    };
+    let paxos = partitions[0].paxos.as_ref().expect("a Paxos round");
+    assert_eq!((paxos.consistency.as_str(), paxos.required), ("SERIAL", 2));
+    assert_eq!(paxos.contacted.len(), 3);
+    assert_eq!(partitions[0].required, 1, "the commit waits at ONE");
+
+    ctx.ring.set_down(&replicas[0]).expect("known node");
+    ctx.ring.set_down(&replicas[1]).expect("known node");
+    assert!(plan(&ctx, "INSERT INTO kv (k, v) VALUES (1, 'a')").is_ok());
+    for cql in [
+        lwt,
+        "UPDATE kv SET v = 'b' WHERE k = 1 IF v = 'a'",
+        "DELETE FROM kv WHERE k = 1 IF EXISTS",
+        "BEGIN BATCH UPDATE kv SET v = 'b' WHERE k = 1 IF v = 'a'; APPLY BATCH",
+    ] {
+        let error = plan(&ctx, cql).expect_err("one of three alive");
+        assert_eq!(error.kind(), ErrorKind::Unavailable, "{cql}");
+        assert_eq!(error.message(), "Cannot achieve consistency level SERIAL");
+        assert!(error.cqlsh_text().ends_with(
+            "info={'consistency': 'SERIAL', 'required_replicas': 2, 'alive_replicas': 1}"
+        ));
+    }
+    ctx.serial_consistency = ConsistencyLevel::LocalSerial;
+    let error = plan(&ctx, lwt).expect_err("one of three alive");
+    assert_eq!(
+        error.message(),
+        "Cannot achieve consistency level LOCAL_SERIAL"
+    );
+}

@@ -9,25 +9,47 @@ use std::borrow::Cow;
 
 use crate::error::Error;
 use crate::schema::{Column, Table};
-use crate::storage::ClusteringKey;
+use crate::storage::{ClusteringKey, PartitionPosition, Store};
 use crate::syntax::ast::{ColumnRef, ConditionKind, IfClause, InValues, NativeType, Operator};
 use crate::types::{DataType, Value};
 
 use super::bind::eval_term;
-use super::mutation::{Mutation, Op};
+use super::cas_read::{self, CasRead};
+use super::mutation::{Mutation, Op, RowRef};
 use super::result::{ColumnSpec, ResultSet};
 use super::view::RowView;
 use super::write::WriteEnv;
 
-/// One conditional statement's verdict.
-pub(crate) struct Check {
+/// Where a condition applies: the partition's static row or one
+/// clustering row (`Clustering.STATIC_CLUSTERING` or a clustering in
+/// `CQL3CasRequest`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Target {
+    Static,
+    Row(ClusteringKey),
+}
+
+/// The kind of condition a statement puts on a row, which
+/// `CQL3CasRequest` refuses to mix on one row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Exists,
+    NotExists,
+    Columns,
+}
+
+/// One conditional statement's verdict and what its Paxos read fetches.
+pub(crate) struct Check<'t> {
+    table: &'t Table,
+    position: PartitionPosition,
     applied: bool,
-    /// The columns to show when not applied (besides `[applied]`).
-    columns: Vec<ColumnSpec>,
-    /// Their current values, when the row exists.
-    row: Option<Vec<Value>>,
-    key_columns: Vec<ColumnSpec>,
-    key_values: Vec<Value>,
+    /// The columns to show when not applied, regular ones first then
+    /// static ones (`ColumnConditions.getColumns`); `None` for IF [NOT]
+    /// EXISTS, which shows every column.
+    columns: Option<Vec<&'t Column>>,
+    conditions: Vec<(Target, Kind)>,
+    updates_static: bool,
+    updates_regular: bool,
 }
 
 /// The result of the conditional statements of one request.
@@ -44,18 +66,22 @@ fn spec(column: &Column) -> ColumnSpec {
 }
 
 /// Checks the condition of one conditional statement against stored data.
-pub(crate) fn check(
-    table: &Table,
+pub(crate) fn check<'t>(
+    table: &'t Table,
     statement: &super::Write<'_>,
     mutations: &[Mutation],
     env: &mut WriteEnv<'_, '_>,
-) -> Result<Check, Error> {
+) -> Result<Check<'t>, Error> {
     let Some(m) = mutations.first() else {
         return Err(Error::invalid(
             "IN on the partition key is not supported with conditional updates",
         ));
     };
-    let key = addressed_row(m);
+    let target = target_of(table, m);
+    let key = match &target {
+        Target::Row(k) => Some(k),
+        Target::Static => None,
+    };
     let data = env.store.table(&table.qualified_name());
     let partition = data.and_then(|d| d.partition(&m.position));
     let row = partition.and_then(|p| key.and_then(|k| p.rows.get_key_value(k)));
@@ -74,38 +100,54 @@ pub(crate) fn check(
     };
     let exists = match (&view, key) {
         (Some(v), Some(_)) => v.row.is_some_and(|r| r.is_live(now_secs)),
-        (Some(v), None) => v.partition.is_live(now_secs),
+        (Some(v), None) => v.partition.static_row.has_live_cells(now_secs),
         (None, _) => false,
     };
-    let key_columns: Vec<ColumnSpec> = table
-        .partition_key_columns()
-        .chain(table.clustering_columns())
-        .map(spec)
-        .collect();
-    let key_values: Vec<Value> = m
-        .key
-        .iter()
-        .cloned()
-        .chain(key.map(|k| k.values().to_vec()).unwrap_or_default())
-        .collect();
-    let value_of = |c: &Column| -> Value {
-        view.as_ref()
-            .filter(|_| exists || c.is_partition_key())
-            .map_or(Value::Null, |v| v.value(c).into_owned())
+    let (applied, columns, conditions) = match statement {
+        super::Write::Insert(_) => (!exists, None, vec![(target.clone(), Kind::NotExists)]),
+        super::Write::Update(u) => evaluate(table, &u.if_clause, &target, exists, &view, env)?,
+        super::Write::Delete(d) => evaluate(table, &d.if_clause, &target, exists, &view, env)?,
     };
-    let (applied, columns): (bool, Vec<&Column>) = match statement {
-        super::Write::Insert(_) => (!exists, table.star_columns()),
-        super::Write::Update(u) => evaluate(table, &u.if_clause, exists, &view, env)?,
-        super::Write::Delete(d) => evaluate(table, &d.if_clause, exists, &view, env)?,
-    };
-    let row = exists.then(|| columns.iter().map(|c| value_of(c)).collect());
     Ok(Check {
+        table,
+        position: m.position.clone(),
         applied,
-        columns: columns.into_iter().map(spec).collect(),
-        row,
-        key_columns,
-        key_values,
+        columns,
+        conditions,
+        updates_static: m.ops.iter().any(writes_static),
+        updates_regular: key.is_some(),
     })
+}
+
+/// The row a statement's conditions apply to: its clustering row, the
+/// only row of a table without clustering columns, or the static row.
+fn target_of(table: &Table, m: &Mutation<'_>) -> Target {
+    if table.clustering_columns().next().is_none() {
+        return Target::Row(ClusteringKey::exact(Vec::new(), 0));
+    }
+    match addressed_row(m) {
+        Some(key) => Target::Row(key.clone()),
+        None => Target::Static,
+    }
+}
+
+fn writes_static(op: &Op) -> bool {
+    matches!(
+        op,
+        Op::Cell {
+            row: RowRef::Static,
+            ..
+        } | Op::Element {
+            row: RowRef::Static,
+            ..
+        } | Op::DeleteCollection {
+            row: RowRef::Static,
+            ..
+        } | Op::CounterAdd {
+            row: RowRef::Static,
+            ..
+        }
+    )
 }
 
 /// The clustering row a write addresses, if it addresses one.
@@ -116,17 +158,22 @@ fn addressed_row<'m>(m: &'m Mutation<'_>) -> Option<&'m ClusteringKey> {
     })
 }
 
+/// Whether a statement's IF clause holds, the columns it shows when not,
+/// and the conditions it puts on each row.
+type Verdict<'t> = (bool, Option<Vec<&'t Column>>, Vec<(Target, Kind)>);
+
 fn evaluate<'t>(
     table: &'t Table,
     clause: &Option<IfClause>,
+    target: &Target,
     exists: bool,
     view: &Option<RowView<'_>>,
     env: &mut WriteEnv<'_, '_>,
-) -> Result<(bool, Vec<&'t Column>), Error> {
+) -> Result<Verdict<'t>, Error> {
     let conditions = match clause {
-        Some(IfClause::Exists) => return Ok((exists, table.star_columns())),
+        Some(IfClause::Exists) => return Ok((exists, None, vec![(target.clone(), Kind::Exists)])),
         Some(IfClause::Conditions(c)) => c,
-        None => return Ok((true, Vec::new())),
+        None => return Ok((true, Some(Vec::new()), Vec::new())),
     };
     let mut columns: Vec<&Column> = Vec::new();
     let mut holds = true;
@@ -155,7 +202,17 @@ fn evaluate<'t>(
             }
         })?;
     }
-    Ok((holds, columns))
+    let (statics, regulars): (Vec<&Column>, Vec<&Column>) =
+        columns.into_iter().partition(|c| c.is_static());
+    let mut rows = Vec::new();
+    if !regulars.is_empty() {
+        rows.push((target.clone(), Kind::Columns));
+    }
+    if !statics.is_empty() {
+        rows.push((Target::Static, Kind::Columns));
+    }
+    let shown = regulars.into_iter().chain(statics).collect();
+    Ok((holds, Some(shown), rows))
 }
 
 fn condition_holds(
@@ -296,65 +353,109 @@ fn compare(op: Operator, actual: &Value, expected: &Value) -> Result<bool, Error
 }
 
 /// The `[applied]` result of a request's conditional statements, or `None`
-/// when none was conditional.
-pub(crate) fn outcome(checks: &[Check], is_batch: bool) -> Option<Outcome> {
-    if checks.is_empty() {
-        return None;
-    }
+/// when none was conditional (`ModificationStatement.buildCasResultSet`).
+pub(crate) fn outcome(
+    checks: &[Check<'_>],
+    is_batch: bool,
+    store: &Store,
+    now_secs: i64,
+) -> Result<Option<Outcome>, Error> {
+    let Some(first) = checks.first() else {
+        return Ok(None);
+    };
+    check_mixing(checks)?;
     let applied = checks.iter().all(|c| c.applied);
-    let applied_column = ColumnSpec {
+    let mut columns = vec![ColumnSpec {
         name: "[applied]".into(),
         data_type: DataType::Native(NativeType::Boolean),
-    };
-    let mut columns = vec![applied_column];
+    }];
     let mut rows = Vec::new();
-    if applied {
-        rows.push(vec![Value::Boolean(true)]);
-    } else if is_batch {
-        let mut extra: Vec<ColumnSpec> = checks[0].key_columns.clone();
-        for c in checks {
-            for spec in &c.columns {
-                if !extra.iter().any(|e| e.name == spec.name) {
-                    extra.push(spec.clone());
-                }
-            }
-        }
-        for c in checks.iter().filter(|c| c.row.is_some()) {
-            let mut row = vec![Value::Boolean(false)];
-            for spec in &extra {
-                let value = c
-                    .key_columns
-                    .iter()
-                    .position(|k| k.name == spec.name)
-                    .and_then(|i| c.key_values.get(i).cloned())
-                    .or_else(|| {
-                        let i = c.columns.iter().position(|s| s.name == spec.name)?;
-                        c.row.as_ref()?.get(i).cloned()
-                    })
-                    .unwrap_or(Value::Null);
-                row.push(value);
-            }
-            rows.push(row);
-        }
-        if rows.is_empty() {
-            rows.push(vec![Value::Boolean(false)]);
-        } else {
-            columns.extend(extra);
-        }
-    } else {
-        let check = &checks[0];
-        match &check.row {
-            Some(values) if !check.columns.is_empty() => {
-                columns.extend(check.columns.iter().cloned());
-                let mut row = vec![Value::Boolean(false)];
-                row.extend(values.iter().cloned());
-                rows.push(row);
-            }
-            _ => rows.push(vec![Value::Boolean(false)]),
+    if !applied {
+        let selection = selection(checks, is_batch);
+        let read = cas_read(checks, first);
+        rows = cas_read::failure_rows(&read, &selection, store, now_secs);
+        if !rows.is_empty() {
+            columns.extend(selection.iter().map(|c| spec(c)));
         }
     }
-    Some(Outcome {
+    let rows = if rows.is_empty() {
+        vec![vec![Value::Boolean(applied)]]
+    } else {
+        rows.into_iter()
+            .map(|r| std::iter::once(Value::Boolean(false)).chain(r).collect())
+            .collect()
+    };
+    Ok(Some(Outcome {
         applied,
         result: ResultSet::rows(columns, rows),
-    })
+    }))
+}
+
+/// The columns a failed request shows: every column after IF [NOT]
+/// EXISTS, else the condition columns in statement order — behind the
+/// primary key in a batch, to tell its rows apart.
+fn selection<'t>(checks: &[Check<'t>], is_batch: bool) -> Vec<&'t Column> {
+    let table = checks[0].table;
+    if checks.iter().any(|c| c.columns.is_none()) {
+        return table.star_columns();
+    }
+    let mut out: Vec<&Column> = Vec::new();
+    if is_batch {
+        out.extend(
+            table
+                .partition_key_columns()
+                .chain(table.clustering_columns()),
+        );
+    }
+    for column in checks.iter().flat_map(|c| c.columns.iter().flatten()) {
+        if !out.iter().any(|o| o.name == column.name) {
+            out.push(column);
+        }
+    }
+    out
+}
+
+fn cas_read<'t>(checks: &'t [Check<'t>], first: &'t Check<'t>) -> CasRead<'t> {
+    let rows = checks
+        .iter()
+        .flat_map(|c| &c.conditions)
+        .filter_map(|(t, _)| match t {
+            Target::Row(key) => Some(key.clone()),
+            Target::Static => None,
+        })
+        .collect();
+    let condition_columns = checks
+        .iter()
+        .flat_map(|c| c.columns.iter().flatten().copied())
+        .collect();
+    CasRead {
+        table: first.table,
+        position: &first.position,
+        rows,
+        updates_static: checks.iter().any(|c| c.updates_static),
+        updates_regular: checks.iter().any(|c| c.updates_regular),
+        condition_columns,
+    }
+}
+
+/// `CQL3CasRequest.addExistsCondition` / `addConditions`: one row cannot
+/// carry both IF EXISTS and IF NOT EXISTS, nor those and IF conditions.
+fn check_mixing(checks: &[Check<'_>]) -> Result<(), Error> {
+    let mut seen: Vec<(&Target, Kind)> = Vec::new();
+    for (target, kind) in checks.iter().flat_map(|c| &c.conditions) {
+        let Some(&(_, previous)) = seen.iter().find(|(t, _)| *t == target) else {
+            seen.push((target, *kind));
+            continue;
+        };
+        let message = match (previous, *kind) {
+            (a, b) if a == b => continue,
+            (Kind::Exists | Kind::NotExists, Kind::Exists | Kind::NotExists) => {
+                "Cannot mix IF EXISTS and IF NOT EXISTS conditions for the same row"
+            }
+            (_, Kind::Exists) => "Cannot mix IF conditions and IF EXISTS for the same row",
+            _ => "Cannot mix IF conditions and IF NOT EXISTS for the same row",
+        };
+        return Err(Error::invalid(message));
+    }
+    Ok(())
 }

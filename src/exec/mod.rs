@@ -15,6 +15,7 @@
 pub(crate) mod aggregate;
 mod bind;
 mod call;
+mod cas_read;
 mod cell_filter;
 pub(crate) mod compiled;
 pub(crate) mod compiled_insert;
@@ -191,12 +192,9 @@ fn write_statements(
     let now_secs = run.now_secs();
     let mut mutations = Vec::new();
     let mut checks = Vec::new();
+    let conditional_batch = is_batch && statements.iter().any(|s| parts(s).1);
     for statement in statements {
-        let (name, conditional) = match statement {
-            Write::Insert(i) => (&i.table, i.if_not_exists),
-            Write::Update(u) => (&u.table, u.if_clause.is_some()),
-            Write::Delete(d) => (&d.table, d.if_clause.is_some()),
-        };
+        let (name, conditional) = parts(statement);
         let table = run
             .ctx
             .catalog
@@ -226,6 +224,9 @@ fn write_statements(
             Write::Update(u) => mutations.append(&mut write::update(table, u, &mut env)?),
             Write::Delete(d) => mutations.append(&mut write::delete(table, d, &mut env)?),
         }
+        if conditional_batch {
+            one_partition(table, statement, &mutations, first)?;
+        }
         if conditional {
             checks.push(conditions::check(
                 table,
@@ -253,7 +254,7 @@ fn write_statements(
             "Batch with conditions cannot span multiple partitions",
         ));
     }
-    let outcome = conditions::outcome(&checks, is_batch);
+    let outcome = conditions::outcome(&checks, is_batch, run.store, now_secs)?;
     if outcome.as_ref().is_none_or(|o| o.applied) {
         let touched = views::before(run.ctx, run.store, &mutations, now_secs);
         mutation::apply(run.store, mutations, now_secs);
@@ -268,6 +269,60 @@ fn write_statements(
     result.metrics.rows_scanned = 0;
     result.metrics.rows_returned = result.rows.len() as u64;
     Ok(result)
+}
+
+fn parts<'w>(statement: &Write<'w>) -> (&'w crate::syntax::ast::QualifiedName, bool) {
+    match *statement {
+        Write::Insert(i) => (&i.table, i.if_not_exists),
+        Write::Update(u) => (&u.table, u.if_clause.is_some()),
+        Write::Delete(d) => (&d.table, d.if_clause.is_some()),
+    }
+}
+
+/// `BatchStatement.makeCasRequest`, statement by statement: in a
+/// conditional batch no statement may use IN on the partition key (the
+/// `IllegalArgumentException` Cassandra throws, a server error; an IN of
+/// one value is an `=` to Cassandra 5.0), and all name the same partition.
+fn one_partition(
+    table: &crate::schema::Table,
+    statement: &Write<'_>,
+    mutations: &[mutation::Mutation<'_>],
+    first: usize,
+) -> Result<(), Error> {
+    if key_in_relation(table, statement) {
+        return Err(Error::new(
+            crate::error::ErrorKind::ServerError,
+            "java.lang.IllegalArgumentException: Batch with conditions cannot span multiple partitions (you cannot use IN on the partition key)",
+        ));
+    }
+    let same = |m: &mutation::Mutation<'_>| {
+        m.table.qualified_name() == mutations[0].table.qualified_name()
+            && m.position == mutations[0].position
+    };
+    if !mutations[first..].iter().all(same) {
+        return Err(Error::invalid(
+            "Batch with conditions cannot span multiple partitions",
+        ));
+    }
+    Ok(())
+}
+
+fn key_in_relation(table: &crate::schema::Table, statement: &Write<'_>) -> bool {
+    use crate::syntax::ast::{InValues, RelationKind};
+    let relations = match *statement {
+        Write::Insert(_) => return false,
+        Write::Update(u) => &u.where_clause,
+        Write::Delete(d) => &d.where_clause,
+    };
+    relations.iter().any(|r| match &r.kind {
+        RelationKind::In { column, values } => {
+            table
+                .column(&column.name)
+                .is_some_and(|c| c.is_partition_key())
+                && !matches!(values, InValues::List(v) if v.len() == 1)
+        }
+        _ => false,
+    })
 }
 
 /// Cassandra's `BatchStatement.verifyBatchSize`: the batch's data size

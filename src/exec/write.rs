@@ -450,17 +450,8 @@ fn add_elements(
     let live = |v: Value| Cell::live(v, stamp.timestamp, stamp.expiry);
     match (ty, value) {
         (DataType::List { .. }, Value::List(items)) => {
-            for item in items {
-                *env.list_sequence += 1;
-                let time = if prepend {
-                    -stamp.timestamp
-                } else {
-                    stamp.timestamp
-                };
-                let key = Value::Tuple(vec![
-                    Some(Value::Bigint(time)),
-                    Some(Value::Bigint(*env.list_sequence)),
-                ]);
+            let keys = list_element_keys(items.len(), prepend, env.list_sequence);
+            for (key, item) in keys.zip(items) {
                 ops.push(Op::Element {
                     row: row.clone(),
                     slot,
@@ -491,6 +482,27 @@ fn add_elements(
         }
         _ => {}
     }
+}
+
+/// The cell paths of `count` new list elements, in list order. Cassandra
+/// orders list cells by TimeUUID, never by write timestamp: an append
+/// (`Lists.Appender`) takes the next time-based UUID, so appends follow
+/// one another in execution order; a prepend (`Lists.Prepender`) takes a
+/// time mirrored before 2010 (`PrecisionTime`), so it lands before every
+/// append and before every earlier prepend, its own elements in order.
+/// `sequence` stands for the clock: one tick per element.
+fn list_element_keys(
+    count: usize,
+    prepend: bool,
+    sequence: &mut i64,
+) -> impl Iterator<Item = Value> {
+    let first = *sequence + 1;
+    *sequence += count as i64;
+    let last = *sequence;
+    (0..count as i64).map(move |i| {
+        let (time, order) = if prepend { (-last, i) } else { (first + i, 0) };
+        Value::Tuple(vec![Some(Value::Bigint(time)), Some(Value::Bigint(order))])
+    })
 }
 
 /// The partition keys and clustering rows a WHERE clause pins.

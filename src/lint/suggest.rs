@@ -283,6 +283,7 @@ fn scratch_context(planner: &PlanContext, keyspace: &str) -> Option<PlanContext>
         catalog,
         ring: planner.ring.clone(),
         consistency: planner.consistency,
+        serial_consistency: planner.serial_consistency,
         coordinator: planner.coordinator,
         keyspace: Some(keyspace.to_string()),
         limits: planner.limits,

@@ -19,6 +19,12 @@ fn parts(statement: &BatchStatement) -> (&QualifiedName, &[UsingItem], bool) {
     }
 }
 
+/// Whether any statement of the batch has a condition, which makes the
+/// whole batch one lightweight transaction.
+pub(crate) fn is_conditional(batch: &Batch) -> bool {
+    batch.statements.iter().any(|s| parts(s).2)
+}
+
 /// Refuses a batch Cassandra refuses before executing it.
 pub(crate) fn validate(ctx: &PlanContext, batch: &Batch) -> Result<(), Error> {
     for item in &batch.using {

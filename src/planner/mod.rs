@@ -17,7 +17,8 @@ mod routing;
 mod select;
 
 pub use plan::{
-    Direction, PartitionTarget, Partitions, Plan, QueryClass, StatementKind, TokenRange, TokenValue,
+    Direction, PartitionTarget, Partitions, PaxosRound, Plan, QueryClass, StatementKind,
+    TokenRange, TokenValue,
 };
 pub(crate) use routing::ComposedKey;
 pub(crate) use select::selector_columns;
@@ -40,6 +41,9 @@ pub struct PlanContext {
     pub ring: Ring,
     /// The consistency level statements run at.
     pub consistency: ConsistencyLevel,
+    /// The level of a lightweight transaction's Paxos round (SERIAL or
+    /// LOCAL_SERIAL, cqlsh's `SERIAL CONSISTENCY`).
+    pub serial_consistency: ConsistencyLevel,
     /// Which node coordinates.
     pub coordinator: Coordinator,
     /// The keyspace of `USE`, if any.
@@ -54,6 +58,7 @@ impl Default for PlanContext {
             catalog: Catalog::new(),
             ring: Ring::default(),
             consistency: ConsistencyLevel::One,
+            serial_consistency: ConsistencyLevel::Serial,
             coordinator: Coordinator::default(),
             keyspace: None,
             limits: crate::limits::Limits::default(),
@@ -177,35 +182,61 @@ pub fn plan(ctx: &PlanContext, cql: &str) -> Result<Plan, Error> {
 pub fn plan_statement(ctx: &PlanContext, statement: &Statement) -> Result<Plan, Error> {
     match statement {
         Statement::Select(select) => plan_select(ctx, select),
-        Statement::Insert(insert) => plan_insert(ctx, insert, None),
-        Statement::Update(update) => {
-            let table = ctx
-                .catalog
-                .resolve_table(ctx.keyspace.as_deref(), &update.table)?;
-            not_a_view(table)?;
-            let target = modify::update(table, update)?;
-            let class = write_class(table, &target);
-            routing::check_cartesian_product(ctx, "clustering key", &target.ck)?;
-            routing::write_plan(ctx, table, StatementKind::Update, class, &target.pk)
-                .map(|(plan, _)| plan)
-        }
-        Statement::Delete(delete) => {
-            let table = ctx
-                .catalog
-                .resolve_table(ctx.keyspace.as_deref(), &delete.table)?;
-            not_a_view(table)?;
-            let target = modify::delete(table, delete)?;
-            let class = write_class(table, &target);
-            routing::check_cartesian_product(ctx, "clustering key", &target.ck)?;
-            routing::write_plan(ctx, table, StatementKind::Delete, class, &target.pk)
-                .map(|(plan, _)| plan)
-        }
+        Statement::Insert(insert) => plan_insert(ctx, insert, None, false),
+        Statement::Update(_) | Statement::Delete(_) => plan_change(ctx, statement, None),
         Statement::Batch(batch) => plan_batch(ctx, batch),
         other => Err(Error::invalid(format!(
             "{} changes the schema and has no plan",
             statement_word(other)
         ))
         .with_span(other.span())),
+    }
+}
+
+/// Plans an UPDATE or DELETE, alone or inside a batch (`batch`: whether
+/// the batch is conditional, so that every statement joins its Paxos round).
+fn plan_change(
+    ctx: &PlanContext,
+    statement: &Statement,
+    batch: Option<bool>,
+) -> Result<Plan, Error> {
+    let in_batch = batch.is_some();
+    let (name, kind, conditional) = match statement {
+        Statement::Update(u) => (&u.table, StatementKind::Update, u.if_clause.is_some()),
+        Statement::Delete(d) => (&d.table, StatementKind::Delete, d.if_clause.is_some()),
+        Statement::Insert(i) => return plan_insert(ctx, i, None, batch.unwrap_or(false)),
+        _ => return plan_statement(ctx, statement),
+    };
+    let access = cas_access(conditional || batch.unwrap_or(false));
+    let table = ctx.catalog.resolve_table(ctx.keyspace.as_deref(), name)?;
+    not_a_view(table)?;
+    let target = match statement {
+        Statement::Update(update) => {
+            let target = modify::update(table, update)?;
+            if update.if_clause.is_some() {
+                modify::check_conditional_in(&target, "updates", in_batch)?;
+            }
+            target
+        }
+        Statement::Delete(delete) => {
+            let target = modify::delete(table, delete)?;
+            if delete.if_clause.is_some() {
+                modify::check_conditional_in(&target, "deletions", in_batch)?;
+            }
+            target
+        }
+        _ => unreachable!("matched above"),
+    };
+    let class = write_class(table, &target);
+    routing::check_cartesian_product(ctx, "clustering key", &target.ck)?;
+    routing::write_plan(ctx, table, kind, class, &target.pk, access).map(|(plan, _)| plan)
+}
+
+fn cas_access(conditional: bool) -> routing::Access {
+    if conditional {
+        routing::Access::Cas
+    } else {
+        routing::Access::Write
     }
 }
 
@@ -236,7 +267,7 @@ pub(crate) fn plan_statement_keyed(
 ) -> Result<(Plan, KeyLiterals), Error> {
     let mut keys = KeyLiterals::new();
     let plan = match statement {
-        Statement::Insert(insert) => plan_insert(ctx, insert, Some(&mut keys))?,
+        Statement::Insert(insert) => plan_insert(ctx, insert, Some(&mut keys), false)?,
         other => plan_statement(ctx, other)?,
     };
     Ok((plan, keys))
@@ -246,6 +277,7 @@ fn plan_insert(
     ctx: &PlanContext,
     insert: &Insert,
     keys: Option<&mut KeyLiterals>,
+    conditional_batch: bool,
 ) -> Result<Plan, Error> {
     let table = ctx
         .catalog
@@ -253,8 +285,14 @@ fn plan_insert(
     not_a_view(table)?;
     let mut target = modify::insert(table, insert)?;
     let class = QueryClass::PointLookup;
-    let (plan, partition) =
-        routing::write_plan(ctx, table, StatementKind::Insert, class, &target.pk)?;
+    let (plan, partition) = routing::write_plan(
+        ctx,
+        table,
+        StatementKind::Insert,
+        class,
+        &target.pk,
+        cas_access(insert.if_not_exists || conditional_batch),
+    )?;
     if let Some(keys) = keys {
         keys.partition = partition;
         keys.values.reserve_exact(target.pk.len() + target.ck.len());
@@ -306,15 +344,16 @@ fn write_class(table: &Table, target: &modify::WriteTarget<'_>) -> QueryClass {
 fn plan_batch(ctx: &PlanContext, batch: &Batch) -> Result<Plan, Error> {
     let mut plans = Vec::new();
     batch::validate(ctx, batch)?;
+    let conditional = batch::is_conditional(batch);
     for statement in &batch.statements {
         let statement = match statement {
             BatchStatement::Insert(s) => Statement::Insert(s.clone()),
             BatchStatement::Update(s) => Statement::Update(s.clone()),
             BatchStatement::Delete(s) => Statement::Delete(s.clone()),
         };
-        plans.push(plan_statement(ctx, &statement)?);
+        plans.push(plan_change(ctx, &statement, Some(conditional))?);
     }
-    routing::batch_plan(plans)
+    routing::batch_plan(ctx, plans)
 }
 
 fn plan_select(ctx: &PlanContext, select: &Select) -> Result<Plan, Error> {

@@ -111,6 +111,21 @@ pub struct PartitionTarget {
     pub down: Vec<String>,
     /// Acknowledgements the consistency level waits for.
     pub required: u32,
+    /// A lightweight transaction's Paxos round, before the commit that
+    /// `contacted` and `required` describe.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub paxos: Option<PaxosRound>,
+}
+
+/// The Paxos round of a lightweight transaction (`ReplicaPlans.forPaxos`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PaxosRound {
+    /// SERIAL or LOCAL_SERIAL.
+    pub consistency: String,
+    /// The live participants asked to prepare and propose.
+    pub contacted: Vec<String>,
+    /// The promises it waits for: a majority of the participants.
+    pub required: u32,
 }
 
 /// A token range a scan covers, `(start, end]` as Cassandra writes ranges.
@@ -206,6 +221,16 @@ impl fmt::Display for Plan {
                         p.contacted.join(", "),
                         p.required
                     )?;
+                    if let Some(paxos) = &p.paxos {
+                        writeln!(
+                            f,
+                            "    paxos at {}: contacted [{}], waits for {}; then commit at {}",
+                            paxos.consistency,
+                            paxos.contacted.join(", "),
+                            paxos.required,
+                            self.consistency
+                        )?;
+                    }
                     if !p.down.is_empty() {
                         writeln!(f, "    down: {}", p.down.join(", "))?;
                     }

@@ -7,7 +7,7 @@ use std::ops::Bound as RangeBound;
 
 use smallvec::SmallVec;
 
-use crate::cluster::consistency::{plan_read, plan_write};
+use crate::cluster::consistency::{plan_paxos, plan_read, plan_write};
 use crate::cluster::murmur3::{check_key_len, murmur3_token};
 use crate::cluster::range::{nodes_contacted, plan_range_read};
 use crate::cluster::ring::DEFAULT_NODES;
@@ -19,7 +19,8 @@ use crate::types::{coerce_term, term_text, TermError, Value};
 
 use super::clauses::is_reversed;
 use super::plan::{
-    Direction, PartitionTarget, Partitions, Plan, QueryClass, StatementKind, TokenRange, TokenValue,
+    Direction, PartitionTarget, Partitions, PaxosRound, Plan, QueryClass, StatementKind,
+    TokenRange, TokenValue,
 };
 use super::restriction::{Restriction, Shape};
 use super::select::{KeyState, SelectAnalysis};
@@ -320,13 +321,47 @@ struct Routed {
     only: Option<ComposedKey>,
 }
 
+/// How a statement reaches its partitions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Access {
+    Read,
+    Write,
+    /// A lightweight transaction: a Paxos round, then the commit.
+    Cas,
+}
+
+/// A lightweight transaction's Paxos round on one partition, which
+/// `StorageProxy.cas` runs before the commit: Unavailable at the serial
+/// level (`Cannot achieve consistency level SERIAL`) when too few
+/// participants are live.
+fn paxos_round(
+    ctx: &PlanContext,
+    replication: &crate::schema::Replication,
+    token: i64,
+    coordinator: NodeIndex,
+) -> Result<PaxosRound, Error> {
+    let plan = plan_paxos(
+        &ctx.ring,
+        replication,
+        token,
+        ctx.serial_consistency,
+        coordinator,
+    )?;
+    Ok(PaxosRound {
+        consistency: ctx.serial_consistency.name().to_owned(),
+        contacted: names(ctx, &plan.contacts),
+        required: plan.block_for,
+    })
+}
+
 /// Routes each partition: token, replicas, and the replicas contacted.
 fn targets(
     ctx: &PlanContext,
     table: &Table,
     pk: &[Restriction<'_>],
-    write: bool,
+    access: Access,
 ) -> Result<Routed, Error> {
+    let write = access != Access::Read;
     let replication = &keyspace(ctx, table)?.replication;
     let mut out = Vec::new();
     let mut reached: Vec<NodeIndex> = Vec::new();
@@ -344,6 +379,7 @@ fn targets(
                 contacted: Vec::new(),
                 down: Vec::new(),
                 required: 0,
+                paxos: None,
             });
             continue;
         };
@@ -354,6 +390,10 @@ fn targets(
         }
         let coord = ctx.coordinator.for_token(&ctx.ring, replication, token);
         coordinator.get_or_insert(coord);
+        let paxos = match access {
+            Access::Cas => Some(paxos_round(ctx, replication, token, coord)?),
+            _ => None,
+        };
         let plan = if write {
             plan_write(&ctx.ring, replication, token, ctx.consistency, coord)?
         } else {
@@ -377,6 +417,7 @@ fn targets(
             contacted: names(ctx, &plan.contacts),
             down: names(ctx, &down),
             required: plan.block_for,
+            paxos,
         });
     }
     Ok(Routed {
@@ -475,7 +516,7 @@ pub(crate) fn select_plan(
     let mut warnings = Vec::new();
     let (partitions, nodes, coordinator) = match analysis.key {
         KeyState::Exact => {
-            let routed = targets(ctx, table, &analysis.clause.pk, false)?;
+            let routed = targets(ctx, table, &analysis.clause.pk, Access::Read)?;
             let count = routed.partitions.len();
             if count > MANY_PARTITIONS {
                 warnings.push(format!(
@@ -583,9 +624,10 @@ pub(crate) fn write_plan(
     statement: StatementKind,
     class: QueryClass,
     pk: &[Restriction<'_>],
+    access: Access,
 ) -> Result<(Plan, Option<ComposedKey>), Error> {
     ctx.consistency.validate_for_write()?;
-    let routed = targets(ctx, table, pk, true)?;
+    let routed = targets(ctx, table, pk, access)?;
     let coordinator = routed
         .coordinator
         .unwrap_or_else(|| ctx.coordinator.for_scan(&ctx.ring));
@@ -610,14 +652,41 @@ pub(crate) fn write_plan(
     Ok((plan, routed.only))
 }
 
+/// An empty batch, which Cassandra accepts and runs as nothing
+/// (`BatchStatement.executeWithoutConditions` returns on no mutations):
+/// no partition, no node, like an IN on no keys.
+fn empty_batch_plan(ctx: &PlanContext) -> Plan {
+    Plan {
+        class: QueryClass::MultiPartition,
+        statement: StatementKind::Batch,
+        table: String::new(),
+        partitions: Partitions::Keys {
+            partitions: Vec::new(),
+        },
+        clustering: Vec::new(),
+        filters: Vec::new(),
+        index: None,
+        order: Direction::Forward,
+        limit: None,
+        per_partition_limit: None,
+        allow_filtering: false,
+        consistency: ctx.consistency.name().to_owned(),
+        coordinator: ctx
+            .ring
+            .node(ctx.coordinator.for_scan(&ctx.ring))
+            .id
+            .clone(),
+        nodes: Vec::new().into(),
+        warnings: Vec::new(),
+    }
+}
+
 /// A batch's plan: its statements' partitions together. One partition keeps
 /// the class of a single statement; several make it multi-partition.
-pub(crate) fn batch_plan(plans: Vec<Plan>) -> Result<Plan, Error> {
+pub(crate) fn batch_plan(ctx: &PlanContext, plans: Vec<Plan>) -> Result<Plan, Error> {
     let mut iter = plans.into_iter();
     let Some(mut combined) = iter.next() else {
-        return Err(Error::invalid(
-            "A batch must contain at least one statement",
-        ));
+        return Ok(empty_batch_plan(ctx));
     };
     combined.statement = StatementKind::Batch;
     let mut tables = vec![combined.table.clone()];

@@ -408,6 +408,7 @@ impl Shell {
             Some(text) => match text.parse::<ConsistencyLevel>() {
                 Ok(level) if level.is_serial() => {
                     self.settings.serial_consistency = level;
+                    self.session.set_serial_consistency(level);
                     Reply::line(format!("Serial consistency level set to {}.", level.name()))
                 }
                 _ => Reply::error("Improper SERIAL CONSISTENCY command.\n"),

@@ -109,6 +109,15 @@ fn keys_lines(table: Option<&Table>, plan: &Plan, partitions: &[PartitionTarget]
         } else {
             more(&key)
         });
+        if let Some(paxos) = &target.paxos {
+            out.push(more(&format!(
+                "  paxos {} · contacted {} ({} waits for {}), then commit:",
+                target.token,
+                list(&paxos.contacted),
+                paxos.consistency,
+                paxos.required
+            )));
+        }
         out.push(more(&format!("  {}", routing_text(plan, target))));
     }
     if partitions.len() > MAX_PARTITIONS {
