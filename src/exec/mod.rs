@@ -16,6 +16,7 @@ pub(crate) mod aggregate;
 mod bind;
 mod call;
 mod cell_filter;
+mod cell_meta;
 pub(crate) mod compiled;
 pub(crate) mod compiled_insert;
 mod conditions;
