@@ -31,6 +31,7 @@ mod schema;
 mod select;
 mod selector;
 pub(crate) mod text_insert;
+mod to_json;
 mod view;
 mod views;
 mod write;

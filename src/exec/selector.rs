@@ -17,6 +17,7 @@ use super::cell_meta::Meta;
 use super::functions::FunctionContext;
 use super::functions::{self, CallArg, ResolvedCall};
 use super::result::ColumnSpec;
+use super::to_json;
 use super::view::RowView;
 
 /// A compiled selector.
@@ -38,6 +39,8 @@ pub(crate) enum Sel<'t> {
     List(Vec<Sel<'t>>),
     Set(Vec<Sel<'t>>),
     Map(Vec<(Sel<'t>, Sel<'t>)>),
+    /// `toJson(x)`, with the type of `x`.
+    ToJson(Box<Sel<'t>>, DataType),
 }
 
 /// A SELECT clause, compiled.
@@ -336,6 +339,10 @@ impl<'t> Compiler<'t, '_, '_, '_> {
                 )));
             }
             return Ok((Sel::Token(columns), native(NativeType::Bigint)));
+        }
+        if to_json::is_to_json(name) {
+            let (sel, ty) = self.selector(to_json::argument(args)?)?;
+            return Ok((Sel::ToJson(Box::new(sel), ty), native(NativeType::Text)));
         }
         if let Some(aggregate) = self.aggregate_call(name, args)? {
             return Ok(aggregate);
@@ -639,6 +646,7 @@ pub(crate) fn eval(
                 other => other,
             }
         }
+        Sel::ToJson(inner, ty) => to_json::text(&eval(inner, row, finished, fcx)?, ty),
         Sel::Field(inner, i) => match eval(inner, row, finished, fcx)? {
             Value::Udt(parts) => parts.into_iter().nth(*i).flatten().unwrap_or(Value::Null),
             _ => Value::Null,
@@ -705,9 +713,10 @@ fn feed(
                 feed(a, accumulators, row, fcx)?;
             }
         }
-        Sel::Element(inner, _) | Sel::Slice(inner, ..) | Sel::Field(inner, _) => {
-            feed(inner, accumulators, row, fcx)?
-        }
+        Sel::Element(inner, _)
+        | Sel::Slice(inner, ..)
+        | Sel::Field(inner, _)
+        | Sel::ToJson(inner, _) => feed(inner, accumulators, row, fcx)?,
         Sel::Map(entries) => {
             for (k, v) in entries {
                 feed(k, accumulators, row, fcx)?;
