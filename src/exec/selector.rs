@@ -324,20 +324,7 @@ impl<'t> Compiler<'t, '_, '_, '_> {
                     }
                 }
             }
-            let pk: Vec<&str> = self
-                .table
-                .partition_key
-                .iter()
-                .map(String::as_str)
-                .collect();
-            let given: Vec<&str> = columns.iter().map(|c| c.name.as_str()).collect();
-            if pk != given {
-                return Err(Error::invalid(format!(
-                    "Invalid arguments for the token function: expected ({}), got ({})",
-                    pk.join(", "),
-                    given.join(", ")
-                )));
-            }
+            self.check_token_arguments(&columns)?;
             return Ok((Sel::Token(columns), native(NativeType::Bigint)));
         }
         if to_json::is_to_json(name) {
@@ -390,6 +377,31 @@ impl<'t> Compiler<'t, '_, '_, '_> {
         }
         let ty = call.return_type().clone();
         Ok((Sel::Scalar(call, sels), ty))
+    }
+
+    /// `token(...)` as a selector is `system.token`, whose parameters are the
+    /// partition key's types: any columns of those types, in that number.
+    fn check_token_arguments(&self, columns: &[&Column]) -> Result<(), Error> {
+        let key = &self.table.partition_key;
+        if key.len() != columns.len() {
+            return Err(Error::invalid(format!(
+                "Invalid number of arguments in call to function system.token: {} required but {} provided",
+                key.len(),
+                columns.len()
+            )));
+        }
+        for (i, (name, given)) in key.iter().zip(columns).enumerate() {
+            let Some(param) = self.table.column(name) else {
+                continue;
+            };
+            if param.data_type != given.data_type {
+                return Err(Error::invalid(format!(
+                    "Type error: {} cannot be passed as argument {i} of function system.token of type {}",
+                    given.name, param.data_type
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// A call of count, min, max, sum or avg, or `None` for another function.
