@@ -19,8 +19,10 @@
 //! Null values are skipped by all but `count(*)`; so are empty values by `sum`/`avg`.
 //!
 //! Resolution follows Cassandra too: `count`, `min` and `max` exist for every native type
-//! and `sum`/`avg` for the nine numeric ones, chosen like any overloaded function (so a
-//! collection passed to `max` matches the `blob` overload and is compared as bytes).
+//! and `sum`/`avg` for the nine numeric ones, chosen like any overloaded function. A
+//! collection, tuple or UDT passed to `min`/`max` gets Cassandra 5.0's overload for its
+//! own type (`AggregateFcts.makeMinFunction`/`makeMaxFunction` over any type): the result
+//! is a value of that type, compared by the type's order.
 
 use num_bigint::BigInt;
 use num_traits::{ToPrimitive, Zero};
@@ -30,7 +32,7 @@ use crate::syntax::ast::NativeType;
 use crate::types::{DataType, Decimal, Value};
 
 use super::functions::decimal::{self, Rounding};
-use super::functions::{adapt, pick_overload, CallArg};
+use super::functions::{adapt, pick_overload, ArgKind, CallArg};
 
 /// The aggregate functions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,6 +87,9 @@ impl AggregateFunction {
         if self == AggregateFunction::CountRows {
             return Ok(Aggregate::count_rows());
         }
+        if let Some(extreme) = self.composite_extreme(args) {
+            return Ok(extreme);
+        }
         let overloads = self.overloads();
         let index = pick_overload(
             &called.to_lowercase(),
@@ -97,6 +102,44 @@ impl AggregateFunction {
             function: self,
             arg_type: Some(DataType::Native(arg)),
             return_type: DataType::Native(ret),
+        })
+    }
+
+    /// `min`/`max` of one collection, tuple or UDT argument: an overload of its
+    /// own type, whose result is the value frozen (a collection's result type is
+    /// written without `frozen`, as the node's result metadata writes it).
+    fn composite_extreme(self, args: &[CallArg<'_>]) -> Option<Aggregate> {
+        if !matches!(self, AggregateFunction::Min | AggregateFunction::Max) {
+            return None;
+        }
+        let [CallArg {
+            kind: ArgKind::Typed(ty),
+            ..
+        }] = args
+        else {
+            return None;
+        };
+        let ty = match (*ty).clone().frozen() {
+            DataType::List { element, .. } => DataType::List {
+                element,
+                frozen: false,
+            },
+            DataType::Set { element, .. } => DataType::Set {
+                element,
+                frozen: false,
+            },
+            DataType::Map { key, value, .. } => DataType::Map {
+                key,
+                value,
+                frozen: false,
+            },
+            ty @ (DataType::Tuple(_) | DataType::Udt { .. }) => ty,
+            _ => return None,
+        };
+        Some(Aggregate {
+            function: self,
+            arg_type: Some(ty.clone()),
+            return_type: ty,
         })
     }
 
@@ -590,13 +633,13 @@ mod tests {
             resolve(Avg, T::Counter).return_type(),
             &DataType::Native(T::Counter)
         );
-        // A frozen list matches max(blob), as in Cassandra: it is compared as bytes.
+        // A frozen list gets a max of its own type, written without `frozen`.
         let list = DataType::List {
             element: Box::new(DataType::Native(T::Int)),
             frozen: true,
         };
         let max = Max.resolve("max", &[CallArg::typed(&list, "l")]).unwrap();
-        assert_eq!(max.return_type(), &DataType::Native(T::Blob));
+        assert_eq!(max.return_type().to_string(), "list<int>");
     }
 
     #[test]

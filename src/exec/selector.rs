@@ -13,9 +13,11 @@ use crate::types::{term_text, DataType, Value};
 use super::aggregate::{Accumulator, Aggregate, AggregateFunction};
 use super::bind::{eval_term, Binds};
 use super::call::written_name;
+use super::cell_meta::Meta;
 use super::functions::FunctionContext;
 use super::functions::{self, CallArg, ResolvedCall};
 use super::result::ColumnSpec;
+use super::to_json;
 use super::view::RowView;
 
 /// A compiled selector.
@@ -23,9 +25,8 @@ use super::view::RowView;
 pub(crate) enum Sel<'t> {
     Column(&'t Column),
     Const(Value),
-    WriteTime(&'t Column),
-    MaxWriteTime(&'t Column),
-    Ttl(&'t Column),
+    /// `writetime()`, `maxwritetime()` or `ttl()`.
+    Meta(Meta<'t>),
     Token(Vec<&'t Column>),
     /// A native function, operator, negation or cast.
     Scalar(ResolvedCall, Vec<Sel<'t>>),
@@ -38,6 +39,8 @@ pub(crate) enum Sel<'t> {
     List(Vec<Sel<'t>>),
     Set(Vec<Sel<'t>>),
     Map(Vec<(Sel<'t>, Sel<'t>)>),
+    /// `toJson(x)`, with the type of `x`.
+    ToJson(Box<Sel<'t>>, DataType),
 }
 
 /// A SELECT clause, compiled.
@@ -171,27 +174,13 @@ impl<'t> Compiler<'t, '_, '_, '_> {
                 (self.aggregate(agg, None), ty)
             }
             SelectorKind::Metadata {
-                function, column, ..
+                function,
+                column,
+                sub,
             } => {
                 let c = self.column(column)?;
-                if c.is_primary_key() {
-                    let name = match function {
-                        MetadataFunction::WriteTime => "WRITETIME",
-                        MetadataFunction::MaxWriteTime => "MAXWRITETIME",
-                        MetadataFunction::Ttl => "TTL",
-                    };
-                    return Err(Error::invalid(format!(
-                        "Cannot use selection function {name} on PRIMARY KEY part {}",
-                        c.name
-                    )));
-                }
-                match function {
-                    MetadataFunction::WriteTime => (Sel::WriteTime(c), native(NativeType::Bigint)),
-                    MetadataFunction::MaxWriteTime => {
-                        (Sel::MaxWriteTime(c), native(NativeType::Bigint))
-                    }
-                    MetadataFunction::Ttl => (Sel::Ttl(c), native(NativeType::Int)),
-                }
+                let (meta, ty) = Meta::compile(*function, c, sub.as_deref(), self.binds, self.fcx)?;
+                (Sel::Meta(meta), ty)
             }
             SelectorKind::Cast {
                 selector: inner,
@@ -335,21 +324,12 @@ impl<'t> Compiler<'t, '_, '_, '_> {
                     }
                 }
             }
-            let pk: Vec<&str> = self
-                .table
-                .partition_key
-                .iter()
-                .map(String::as_str)
-                .collect();
-            let given: Vec<&str> = columns.iter().map(|c| c.name.as_str()).collect();
-            if pk != given {
-                return Err(Error::invalid(format!(
-                    "Invalid arguments for the token function: expected ({}), got ({})",
-                    pk.join(", "),
-                    given.join(", ")
-                )));
-            }
+            self.check_token_arguments(&columns)?;
             return Ok((Sel::Token(columns), native(NativeType::Bigint)));
+        }
+        if to_json::is_to_json(name) {
+            let (sel, ty) = self.selector(to_json::argument(args)?)?;
+            return Ok((Sel::ToJson(Box::new(sel), ty), native(NativeType::Text)));
         }
         if let Some(aggregate) = self.aggregate_call(name, args)? {
             return Ok(aggregate);
@@ -397,6 +377,31 @@ impl<'t> Compiler<'t, '_, '_, '_> {
         }
         let ty = call.return_type().clone();
         Ok((Sel::Scalar(call, sels), ty))
+    }
+
+    /// `token(...)` as a selector is `system.token`, whose parameters are the
+    /// partition key's types: any columns of those types, in that number.
+    fn check_token_arguments(&self, columns: &[&Column]) -> Result<(), Error> {
+        let key = &self.table.partition_key;
+        if key.len() != columns.len() {
+            return Err(Error::invalid(format!(
+                "Invalid number of arguments in call to function system.token: {} required but {} provided",
+                key.len(),
+                columns.len()
+            )));
+        }
+        for (i, (name, given)) in key.iter().zip(columns).enumerate() {
+            let Some(param) = self.table.column(name) else {
+                continue;
+            };
+            if param.data_type != given.data_type {
+                return Err(Error::invalid(format!(
+                    "Type error: {} cannot be passed as argument {i} of function system.token of type {}",
+                    given.name, param.data_type
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// A call of count, min, max, sum or avg, or `None` for another function.
@@ -516,14 +521,17 @@ pub(crate) fn header(selector: &Selector) -> String {
         SelectorKind::Term(t) => term_text(t),
         SelectorKind::CountStar => "count".into(),
         SelectorKind::Metadata {
-            function, column, ..
+            function,
+            column,
+            sub,
         } => {
             let f = match function {
                 MetadataFunction::WriteTime => "writetime",
                 MetadataFunction::MaxWriteTime => "maxwritetime",
                 MetadataFunction::Ttl => "ttl",
             };
-            format!("{f}({})", column.name)
+            let part = sub.as_deref().map(sub_text).unwrap_or_default();
+            format!("{f}({}{part})", column.name)
         }
         SelectorKind::Cast { selector, ty } => format!(
             "cast({} as {})",
@@ -547,16 +555,7 @@ pub(crate) fn header(selector: &Selector) -> String {
             format!("{} {} {}", header(left), op.symbol(), header(right))
         }
         SelectorKind::Negate(inner) => format!("-{}", header(inner)),
-        SelectorKind::Sub { selector, sub } => match sub {
-            SubSelection::Field(f) => format!("{}.{}", header(selector), f.name),
-            SubSelection::Element(t) => format!("{}[{}]", header(selector), term_text(t)),
-            SubSelection::Slice(a, b) => format!(
-                "{}[{}..{}]",
-                header(selector),
-                a.as_deref().map(term_text).unwrap_or_default(),
-                b.as_deref().map(term_text).unwrap_or_default()
-            ),
-        },
+        SelectorKind::Sub { selector, sub } => format!("{}{}", header(selector), sub_text(sub)),
         SelectorKind::TypeHint { selector, .. } => header(selector),
         SelectorKind::Tuple(items) => format!(
             "({})",
@@ -581,6 +580,19 @@ pub(crate) fn header(selector: &Selector) -> String {
     }
 }
 
+/// A field, element or slice as a header writes it after its column.
+fn sub_text(sub: &SubSelection) -> String {
+    match sub {
+        SubSelection::Field(f) => format!(".{}", f.name),
+        SubSelection::Element(t) => format!("[{}]", term_text(t)),
+        SubSelection::Slice(a, b) => format!(
+            "[{}..{}]",
+            a.as_deref().map(term_text).unwrap_or_default(),
+            b.as_deref().map(term_text).unwrap_or_default()
+        ),
+    }
+}
+
 /// Evaluates a selector on a row; aggregates read their finished values
 /// from `finished` (one per accumulator).
 pub(crate) fn eval(
@@ -592,37 +604,7 @@ pub(crate) fn eval(
     Ok(match sel {
         Sel::Column(c) => row.map_or(Value::Null, |r| r.value(c).into_owned()),
         Sel::Const(v) => v.clone(),
-        Sel::WriteTime(c) => row
-            .and_then(|r| {
-                if super::write::is_collection_cells(&c.data_type) {
-                    r.collection(c)
-                        .and_then(|col| col.max_timestamp(r.now_secs))
-                } else {
-                    r.cell(c)
-                        .filter(|cell| cell.live_value(r.now_secs).is_some())
-                        .map(|cell| cell.timestamp)
-                }
-            })
-            .map_or(Value::Null, Value::Bigint),
-        Sel::MaxWriteTime(c) => row
-            .and_then(|r| match r.collection(c) {
-                Some(col) => col.max_timestamp(r.now_secs),
-                None => r
-                    .cell(c)
-                    .filter(|cell| cell.live_value(r.now_secs).is_some())
-                    .map(|cell| cell.timestamp),
-            })
-            .map_or(Value::Null, Value::Bigint),
-        Sel::Ttl(c) => row
-            .and_then(|r| {
-                let cell = r.cell(c)?;
-                cell.live_value(r.now_secs)?;
-                let expiry = cell.expiry?;
-                Some(Value::Int(
-                    i32::try_from(expiry.expires_at() - r.now_secs).unwrap_or(i32::MAX),
-                ))
-            })
-            .unwrap_or(Value::Null),
+        Sel::Meta(meta) => meta.eval(row),
         Sel::Token(columns) => match row {
             Some(r) => {
                 let key: Vec<Value> = columns.iter().map(|c| r.value(c).into_owned()).collect();
@@ -676,6 +658,7 @@ pub(crate) fn eval(
                 other => other,
             }
         }
+        Sel::ToJson(inner, ty) => to_json::text(&eval(inner, row, finished, fcx)?, ty),
         Sel::Field(inner, i) => match eval(inner, row, finished, fcx)? {
             Value::Udt(parts) => parts.into_iter().nth(*i).flatten().unwrap_or(Value::Null),
             _ => Value::Null,
@@ -742,9 +725,10 @@ fn feed(
                 feed(a, accumulators, row, fcx)?;
             }
         }
-        Sel::Element(inner, _) | Sel::Slice(inner, ..) | Sel::Field(inner, _) => {
-            feed(inner, accumulators, row, fcx)?
-        }
+        Sel::Element(inner, _)
+        | Sel::Slice(inner, ..)
+        | Sel::Field(inner, _)
+        | Sel::ToJson(inner, _) => feed(inner, accumulators, row, fcx)?,
         Sel::Map(entries) => {
             for (k, v) in entries {
                 feed(k, accumulators, row, fcx)?;

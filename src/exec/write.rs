@@ -6,7 +6,7 @@
 //! store as it was before the statement, as Cassandra reads it before
 //! applying a batch.
 
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::planner::KeyLiterals;
 use crate::schema::{Column, ColumnKind, Table};
 use std::borrow::Cow;
@@ -737,6 +737,34 @@ fn assign(
     Ok(ops)
 }
 
+/// Cassandra's `Operation.Addition`/`Substraction` replace any error in a
+/// map operand's literal with one message naming the literal as written.
+fn map_operand_error(error: Error, ty: &DataType, op: ArithmeticSign, value: &Term) -> Error {
+    let is_literal = !matches!(value.kind, crate::syntax::ast::TermKind::Marker(_));
+    if !matches!(ty, DataType::Map { .. })
+        || !is_literal
+        || error.kind() != ErrorKind::InvalidRequest
+    {
+        return error;
+    }
+    let (what, wanted) = match op {
+        ArithmeticSign::Plus => ("addition", "map"),
+        ArithmeticSign::Minus => ("substraction", "set"),
+    };
+    let message = format!(
+        "Value for a map {what} has to be a {wanted}, but was: '{}'",
+        crate::types::term_text(value)
+    );
+    let mut replaced = Error::invalid(message);
+    if let Some(span) = error.span() {
+        replaced = replaced.with_span(span);
+    }
+    if error.is_refusal() {
+        replaced = replaced.as_refusal();
+    }
+    replaced
+}
+
 #[allow(clippy::too_many_arguments)]
 fn set_element(
     table: &Table,
@@ -840,7 +868,8 @@ fn apply_operation(
         (DataType::Native(NativeType::Counter), _) => DataType::Native(NativeType::Bigint),
         (ty, _) => ty.clone(),
     };
-    let v = eval_term(value, &ty, &column.name, env.binds, env.fcx)?;
+    let v = eval_term(value, &ty, &column.name, env.binds, env.fcx)
+        .map_err(|e| map_operand_error(e, &column.data_type, op, value))?;
     check_collection_size(&v, &column.name, env.limits.collection_size)?;
     match (&column.data_type, op, v) {
         (DataType::Native(NativeType::Counter), _, Value::Null) => {

@@ -4,9 +4,10 @@
 use crate::error::Error;
 use crate::schema::{Column, Table};
 use crate::syntax::ast::{
-    AssignmentKind, ConditionKind, Delete, Ident, IfClause, Insert, InsertSource, Literal, Term,
-    TermKind, Update, UsingItem,
+    ArithmeticSign, AssignmentKind, ConditionKind, Delete, Ident, IfClause, Insert, InsertSource,
+    Literal, Term, TermKind, Update, UsingItem,
 };
+use crate::types::DataType;
 
 use super::relations::{undefined_column, StatementType, WhereClause};
 use super::restriction::{Restriction, Shape};
@@ -214,7 +215,28 @@ fn check_conditions(table: &Table, clause: &Option<IfClause>) -> Result<(), Erro
                 ))
                 .with_span(condition.span));
             }
+            if let ConditionKind::Contains { key, .. } = &condition.kind {
+                check_contains(col, *key).map_err(|e| e.with_span(condition.span))?;
+            }
         }
+    }
+    Ok(())
+}
+
+/// `IF c CONTAINS [KEY] v` needs a collection (a map for KEY), as
+/// Cassandra's `ColumnCondition.Raw.prepare` checks.
+fn check_contains(column: &Column, key: bool) -> Result<(), Error> {
+    if key && !matches!(column.data_type, DataType::Map { .. }) {
+        return Err(Error::invalid(format!(
+            "Cannot use CONTAINS KEY on non-map column {}",
+            column.name
+        )));
+    }
+    if !column.data_type.is_collection() {
+        return Err(Error::invalid(format!(
+            "Cannot use CONTAINS on non-collection column {}",
+            column.name
+        )));
     }
     Ok(())
 }
@@ -367,6 +389,18 @@ fn check_assignment(
         } if column.data_type.is_collection() && !column.data_type.is_multi_cell() => {
             Err(Error::invalid(format!(
                 "Invalid operation ({}) for frozen collection column {}",
+                kind_text(kind),
+                column.name
+            ))
+            .with_span(span))
+        }
+        // Operation.Addition refuses tuples (a UDT is a tuple there) first.
+        AssignmentKind::Apply {
+            op: ArithmeticSign::Plus,
+            ..
+        } if matches!(column.data_type, DataType::Tuple(_) | DataType::Udt { .. }) => {
+            Err(Error::invalid(format!(
+                "Invalid operation ({}) for tuple column {}",
                 kind_text(kind),
                 column.name
             ))

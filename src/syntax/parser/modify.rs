@@ -122,6 +122,12 @@ pub(crate) fn update(i: Tokens<'_>) -> PResult<'_, Update> {
     let (i, using) = opt_using(i)?;
     let (i, _) = kw(Keyword::Set)(i)?;
     let (i, assignments) = separated_list1(tok(TokenKind::Comma), assignment).parse(i)?;
+    if let Some((later, name)) = incompatible_setting(&assignments) {
+        return i.fail(
+            format!("Multiple incompatible setting of column {name}"),
+            later.span,
+        );
+    }
     let (i, where_clause) = where_clause(i)?;
     let (i, if_clause) = opt_if(i)?;
     Ok((
@@ -135,6 +141,60 @@ pub(crate) fn update(i: Tokens<'_>) -> PResult<'_, Update> {
             span: i.span_since(start),
         },
     ))
+}
+
+/// The first assignment that Cql.g's `addRawUpdate` refuses beside an
+/// earlier one of the same column (`Operation.RawUpdate.isCompatibleWith`):
+/// a whole-column `c = t` goes with nothing else; element settings,
+/// additions and removals go together; two settings of one field do not.
+fn incompatible_setting(assignments: &[Assignment]) -> Option<(&Assignment, &str)> {
+    for (n, later) in assignments.iter().enumerate() {
+        let name = setting_column(later);
+        let clash = assignments[..n]
+            .iter()
+            .any(|earlier| setting_column(earlier) == name && !compatible(earlier, later));
+        if clash {
+            return Some((later, name));
+        }
+    }
+    None
+}
+
+fn setting_column(assignment: &Assignment) -> &str {
+    match &assignment.kind {
+        AssignmentKind::Set { target, .. } => &target.column().name,
+        AssignmentKind::Apply { column, .. } | AssignmentKind::Prepend { column, .. } => {
+            &column.name
+        }
+    }
+}
+
+fn compatible(earlier: &Assignment, later: &Assignment) -> bool {
+    let whole = |a: &Assignment| {
+        matches!(
+            &a.kind,
+            AssignmentKind::Set {
+                target: ColumnRef::Column(_),
+                ..
+            }
+        )
+    };
+    if whole(earlier) || whole(later) {
+        return false;
+    }
+    match (&earlier.kind, &later.kind) {
+        (
+            AssignmentKind::Set {
+                target: ColumnRef::Field(_, a),
+                ..
+            },
+            AssignmentKind::Set {
+                target: ColumnRef::Field(_, b),
+                ..
+            },
+        ) => a.name != b.name,
+        _ => true,
+    }
 }
 
 /// `c`, `c[term]` or `c.field`.
