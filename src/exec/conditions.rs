@@ -77,7 +77,12 @@ pub(crate) fn check<'t>(
             "IN on the partition key is not supported with conditional updates",
         ));
     };
-    let target = target_of(table, m);
+    let target = match target_of(table, m) {
+        Target::Static if conditions_read_a_row(table, statement) => {
+            row_of_where(table, statement, env)?.map_or(Target::Static, Target::Row)
+        }
+        target => target,
+    };
     let key = match &target {
         Target::Row(k) => Some(k),
         Target::Static => None,
@@ -128,6 +133,42 @@ fn target_of(table: &Table, m: &Mutation<'_>) -> Target {
     match addressed_row(m) {
         Some(key) => Target::Row(key.clone()),
         None => Target::Static,
+    }
+}
+
+/// A write of static cells only whose IF names a regular column: Cassandra
+/// then reads the row its WHERE clause names, not the static row
+/// (`ModificationStatement.appliesOnlyToStaticColumns` counts the
+/// conditions too, and `createClustering` keeps the WHERE's clustering).
+fn conditions_read_a_row(table: &Table, statement: &super::Write<'_>) -> bool {
+    let clause = match statement {
+        super::Write::Update(u) => &u.if_clause,
+        super::Write::Delete(d) => &d.if_clause,
+        super::Write::Insert(_) => return false,
+    };
+    let Some(IfClause::Conditions(conditions)) = clause else {
+        return false;
+    };
+    conditions.iter().any(|c| {
+        let name = match &c.kind {
+            ConditionKind::Compare { target, .. } | ConditionKind::In { target, .. } => {
+                target.column()
+            }
+            ConditionKind::Contains { column, .. } => column,
+        };
+        table.column(&name.name).is_some_and(|col| !col.is_static())
+    })
+}
+
+fn row_of_where(
+    table: &Table,
+    statement: &super::Write<'_>,
+    env: &mut WriteEnv<'_, '_>,
+) -> Result<Option<ClusteringKey>, Error> {
+    match statement {
+        super::Write::Update(u) => super::write::pinned_row(table, &u.where_clause, env),
+        super::Write::Delete(d) => super::write::pinned_row(table, &d.where_clause, env),
+        super::Write::Insert(_) => Ok(None),
     }
 }
 

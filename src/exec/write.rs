@@ -505,6 +505,24 @@ fn list_element_keys(
     })
 }
 
+/// The one clustering row a WHERE clause pins, every clustering column to
+/// one value, if it does.
+pub(crate) fn pinned_row(
+    table: &Table,
+    where_clause: &[crate::syntax::ast::Relation],
+    env: &mut WriteEnv<'_, '_>,
+) -> Result<Option<ClusteringKey>, Error> {
+    let predicates = restrict::compile(table, where_clause, env.binds, env.fcx, &env.limits)?;
+    let rows = targets(table, &predicates)?.rows;
+    Ok(match rows.as_deref() {
+        Some([row]) => Some(ClusteringKey::exact(
+            row.clone(),
+            restrict::descending_mask(table),
+        )),
+        _ => None,
+    })
+}
+
 /// The partition keys and clustering rows a WHERE clause pins.
 struct Targets {
     partitions: Vec<Vec<Value>>,

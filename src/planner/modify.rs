@@ -461,6 +461,9 @@ pub(crate) fn delete<'a>(table: &'a Table, delete: &'a Delete) -> Result<WriteTa
         all_static &= col.is_static();
     }
     check_conditions(table, &delete.if_clause)?;
+    // Conditions on regular columns make it more than a static deletion
+    // (`ModificationStatement.appliesOnlyToStaticColumns`).
+    let all_static = all_static && conditions_all_static(table, &delete.if_clause);
     let clause = WhereClause::build(table, &delete.where_clause, StatementType::Delete, false)?;
     let target = check_key(table, clause, StatementType::Delete, all_static)?;
     check_exists_timestamp(&delete.using, delete.if_clause == Some(IfClause::Exists))?;
