@@ -462,10 +462,12 @@ pub(crate) fn delete<'a>(table: &'a Table, delete: &'a Delete) -> Result<WriteTa
     }
     check_conditions(table, &delete.if_clause)?;
     // Conditions on regular columns make it more than a static deletion
-    // (`ModificationStatement.appliesOnlyToStaticColumns`).
-    let all_static = all_static && conditions_all_static(table, &delete.if_clause);
+    // (`ModificationStatement.appliesOnlyToStaticColumns`), which may then
+    // name its row.
+    let only_static = all_static && conditions_all_static(table, &delete.if_clause);
     let clause = WhereClause::build(table, &delete.where_clause, StatementType::Delete, false)?;
-    let target = check_key(table, clause, StatementType::Delete, all_static)?;
+    let mut target = check_key(table, clause, StatementType::Delete, only_static)?;
+    target.static_only = all_static && target.ck.is_empty();
     check_exists_timestamp(&delete.using, delete.if_clause == Some(IfClause::Exists))?;
     let full_row = target.ck.iter().all(|r| r.shape.is_eq() || r.shape.is_in())
         && table.clustering.iter().all(|name| {
