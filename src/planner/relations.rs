@@ -188,6 +188,7 @@ impl<'a> WhereClause<'a> {
                 shape: Shape::Eq(term),
                 relations: SmallVec::new(),
                 index: serving_index(table, col, Operation::Eq),
+                partially_indexed: false,
                 value: check_term(term, &col.data_type, &col.name)?,
             };
             match col.kind {
@@ -303,6 +304,7 @@ impl<'a> WhereClause<'a> {
             shape,
             relations: smallvec![relation],
             index,
+            partially_indexed: false,
             value,
         };
         match col.kind {
@@ -493,7 +495,9 @@ fn merge_by_column<'a>(set: &mut Vec<Restriction<'a>>, new: Restriction<'a>) -> 
 }
 
 /// Merging on clustering columns, where multi-column restrictions meet
-/// single-column ones (restrictions.md §3.5).
+/// single-column ones: Cassandra 5.0's `MergedRestriction.validate`, where
+/// `b > 0 AND (b, c) < (2, 0)` is one slice and two slices must start on
+/// the same column.
 fn merge_clustering<'a>(existing: &mut Restriction<'a>, new: Restriction<'a>) -> Result<(), Error> {
     let span = new.relations.first().map(|r| r.span);
     let with_span = |e: Error| match span {
@@ -501,13 +505,6 @@ fn merge_clustering<'a>(existing: &mut Restriction<'a>, new: Restriction<'a>) ->
         None => e,
     };
     if existing.shape.is_slice() && new.shape.is_slice() {
-        if !existing.multi && new.multi {
-            return Err(with_span(Error::invalid(format!(
-                "Column \"{}\" cannot be restricted by both a tuple notation inequality and a single column inequality ({})",
-                existing.first().name,
-                new.text()
-            ))));
-        }
         if existing.first().name != new.first().name {
             let later = if position(new.first()) > position(existing.first()) {
                 new.first()
@@ -627,15 +624,23 @@ fn multi_restriction<'a>(
         check_term(term, &tuple, &columns[0].name)?;
     }
     let operation = Operation::of(&shape, false, false);
-    let index = columns
+    let served: Vec<Option<&Index>> = columns
         .iter()
-        .find_map(|c| serving_index(table, c, operation));
+        .map(|c| serving_index(table, c, operation))
+        .collect();
+    let index = served.iter().flatten().next().copied();
+    let partially_indexed = index.is_some_and(|first| {
+        served.iter().any(|i| {
+            i.is_none_or(|i| super::select::index_group(i) != super::select::index_group(first))
+        })
+    });
     Ok(Restriction {
         columns: columns.into(),
         multi: true,
         shape,
         relations: smallvec![relation],
         index,
+        partially_indexed,
         value: None,
     })
 }
@@ -890,10 +895,13 @@ fn is_null_literal(term: &Term) -> bool {
     )
 }
 
-/// Multi-column restrictions cannot be evaluated as row filters
-/// (restrictions.md §3.5): refused when the statement runs.
-pub(crate) fn check_multi_column_filters(filtered: &[Restriction<'_>]) -> Result<(), Error> {
-    for restriction in filtered.iter().filter(|r| r.multi) {
+/// Multi-column restrictions in the row filter (`filtered`) cannot be
+/// evaluated there (`SimpleRestriction.addToRowFilter`): refused when the
+/// statement runs.
+pub(crate) fn check_multi_column_filters<'r, 'a: 'r>(
+    filtered: impl Iterator<Item = &'r Restriction<'a>>,
+) -> Result<(), Error> {
+    for restriction in filtered.filter(|r| r.multi) {
         if restriction.shape.is_slice() {
             return Err(Error::invalid(
                 "Multi-column slice restrictions cannot be used for filtering.",
