@@ -870,18 +870,21 @@ pub(crate) fn check_nulls(
     }
     for restriction in filtered.iter().filter(|r| !r.columns[0].is_primary_key()) {
         for relation in &restriction.relations {
-            let value = match &relation.kind {
+            let nulls: SmallVec<[(&Term, &str); 2]> = match &relation.kind {
                 RelationKind::Compare { value, .. } | RelationKind::Contains { value, .. } => {
-                    Some(value)
+                    smallvec![(value, "value")]
                 }
-                _ => None,
+                RelationKind::MapEntry { key, value, .. } => {
+                    smallvec![(&**key, "map key"), (value, "map value")]
+                }
+                _ => SmallVec::new(),
             };
-            if value.is_some_and(is_null_literal) {
+            if let Some((term, part)) = nulls.into_iter().find(|(t, _)| is_null_literal(t)) {
                 return Err(Error::invalid(format!(
-                    "Unsupported null value for column {}",
+                    "Unsupported null {part} for column {}",
                     restriction.first().name
                 ))
-                .with_span(relation.span));
+                .with_span(term.span));
             }
         }
     }
