@@ -241,7 +241,7 @@ impl<'a> WhereClause<'a> {
         }
         match &relation.kind {
             RelationKind::Token { columns, op, value } => {
-                self.add_token(table, relation, columns, *op, value, statement)
+                self.add_token(table, relation, columns, *op, value)
             }
             RelationKind::MultiCompare { columns, op, value } => {
                 let shape = shape_of(*op, value);
@@ -323,22 +323,12 @@ impl<'a> WhereClause<'a> {
         columns: &'a [crate::syntax::ast::Ident],
         op: Operator,
         value: &'a Term,
-        statement: StatementType,
     ) -> Result<(), Error> {
         let mut resolved = Vec::new();
         for name in columns {
             resolved.push(column(table, name)?);
         }
         check_token_arguments(table, &resolved, relation)?;
-        if statement != StatementType::Select {
-            return Err(invalid(
-                format!(
-                    "The token function cannot be used in WHERE clauses for {} statements",
-                    statement.name()
-                ),
-                relation,
-            ));
-        }
         let new = TokenRestriction {
             shape: shape_of(op, value),
             relations: vec![relation],
