@@ -233,6 +233,18 @@ pub(crate) fn selected_columns<'a>(
     }
 }
 
+/// The selected columns that exist, for the checks the restrictions make
+/// before the selection is resolved (and its unknown columns reported).
+fn known_selected_columns<'a>(table: &'a Table, select: &Select) -> Vec<&'a Column> {
+    let mut names = Vec::new();
+    if let SelectClause::Items(items) = &select.selection {
+        for item in items {
+            selector_columns(&item.selector, &mut names);
+        }
+    }
+    names.iter().filter_map(|n| table.column(&n.name)).collect()
+}
+
 /// Whether the selection reads only partition key and static columns, with
 /// at least one static column.
 fn selects_only_static(columns: &[&Column], select: &Select) -> bool {
@@ -248,8 +260,9 @@ pub(crate) fn analyse<'a>(
     table: &'a Table,
     select: &'a Select,
 ) -> Result<SelectAnalysis<'a>, Error> {
-    let columns = selected_columns(table, select)?;
-    clauses::check_nested_aggregates(select)?;
+    // Cassandra 5.0 resolves the ORDER BY columns, then the restrictions
+    // with their filtering refusals, then the selection (checked on a
+    // 5.0.8 node).
     for ordering in &select.order_by {
         if table.column(&ordering.column.name).is_none() {
             return Err(undefined_column(table, &ordering.column));
@@ -281,7 +294,8 @@ pub(crate) fn analyse<'a>(
     if uses_index || filtered_key {
         row_filter.extend(clause.pk.iter().cloned());
     }
-    if selects_only_static(&columns, select) && !clause.ck.is_empty() {
+    if selects_only_static(&known_selected_columns(table, select), select) && !clause.ck.is_empty()
+    {
         return Err(Error::invalid(
             "Cannot restrict clustering columns when selecting only static columns",
         ));
@@ -318,6 +332,8 @@ pub(crate) fn analyse<'a>(
             "Select on indexed columns and with IN clause for the PRIMARY KEY are not supported",
         ));
     }
+    let columns = selected_columns(table, select)?;
+    clauses::check_nested_aggregates(select)?;
     let analysis = SelectAnalysis {
         table,
         clause,
