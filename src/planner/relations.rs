@@ -494,18 +494,19 @@ fn merge_clustering<'a>(existing: &mut Restriction<'a>, new: Restriction<'a>) ->
         Some(s) => e.with_span(s),
         None => e,
     };
-    if existing.shape.is_slice() && new.shape.is_slice() {
-        if existing.first().name != new.first().name {
-            let later = if position(new.first()) > position(existing.first()) {
-                new.first()
-            } else {
-                existing.first()
-            };
-            return Err(with_span(Error::invalid(format!(
-                "Column \"{}\" cannot be restricted by two inequalities not starting with the same column",
-                later.name
-            ))));
-        }
+    if existing.shape.is_slice()
+        && new.shape.is_slice()
+        && existing.first().name != new.first().name
+    {
+        let later = if position(new.first()) > position(existing.first()) {
+            new.first()
+        } else {
+            existing.first()
+        };
+        return Err(with_span(Error::invalid(format!(
+            "Column \"{}\" cannot be restricted by two inequalities not starting with the same column",
+            later.name
+        ))));
     }
     let subject = if existing.multi {
         let common: Vec<&str> = existing
