@@ -65,6 +65,28 @@ fn spec(column: &Column) -> ColumnSpec {
     }
 }
 
+/// The error of a conditional write that names no partition. When a token
+/// relation dropped its one key, Cassandra 5.0.8 fails inside
+/// `ModificationStatement` reading the first key of an empty list, and
+/// says so as a server error; widerow answers the same.
+fn no_partition_error(statement: &super::Write<'_>) -> Error {
+    let relations = match statement {
+        super::Write::Update(u) => u.where_clause.as_slice(),
+        super::Write::Delete(d) => d.where_clause.as_slice(),
+        super::Write::Insert(_) => &[],
+    };
+    if relations
+        .iter()
+        .any(|r| matches!(r.kind, crate::syntax::ast::RelationKind::Token { .. }))
+    {
+        return Error::new(
+            crate::ErrorKind::ServerError,
+            "java.lang.IndexOutOfBoundsException: Index 0 out of bounds for length 0",
+        );
+    }
+    Error::invalid("IN on the partition key is not supported with conditional updates")
+}
+
 /// Checks the condition of one conditional statement against stored data.
 pub(crate) fn check<'t>(
     table: &'t Table,
@@ -73,9 +95,7 @@ pub(crate) fn check<'t>(
     env: &mut WriteEnv<'_, '_>,
 ) -> Result<Check<'t>, Error> {
     let Some(m) = mutations.first() else {
-        return Err(Error::invalid(
-            "IN on the partition key is not supported with conditional updates",
-        ));
+        return Err(no_partition_error(statement));
     };
     let target = match target_of(table, m) {
         Target::Static if conditions_read_a_row(table, statement) => {

@@ -143,6 +143,7 @@ fn compile_one<'t>(
             let column = column(table, &c.name)?;
             let value = eval_term(value, &column.data_type, &column.name, binds, fcx)?;
             key_not_null(column, &value)?;
+            filter_not_null(column, &value, "value")?;
             Predicate::Compare {
                 column,
                 op: *op,
@@ -166,6 +167,7 @@ fn compile_one<'t>(
             let column = column(table, &c.name)?;
             let ty = contained_type(&column.data_type, *key);
             let value = eval_term(value, &ty, &column.name, binds, fcx)?;
+            filter_not_null(column, &value, "value")?;
             Predicate::Contains {
                 column,
                 key: *key,
@@ -183,11 +185,15 @@ fn compile_one<'t>(
                 DataType::Map { key, value, .. } => ((**key).clone(), (**value).clone()),
                 other => (other.clone(), other.clone()),
             };
+            let key = eval_term(key, &kt, &column.name, binds, fcx)?;
+            let value = eval_term(value, &vt, &column.name, binds, fcx)?;
+            filter_not_null(column, &key, "map key")?;
+            filter_not_null(column, &value, "map value")?;
             Predicate::MapEntry {
                 column,
-                key: eval_term(key, &kt, &column.name, binds, fcx)?,
+                key,
                 op: *op,
-                value: eval_term(value, &vt, &column.name, binds, fcx)?,
+                value,
             }
         }
         RelationKind::MultiCompare { columns, op, value } => {
@@ -240,6 +246,19 @@ fn key_not_null(column: &Column, value: &Value) -> Result<(), Error> {
     if column.is_primary_key() && value.is_null() {
         return Err(Error::invalid(format!(
             "Invalid null value in condition for column {}",
+            column.name
+        )));
+    }
+    Ok(())
+}
+
+/// A null in a row filter's expression on a regular or static column
+/// (`part`: "value", "map key" or "map value"), refused as Cassandra's
+/// `RowFilter` expressions refuse it when they are validated.
+fn filter_not_null(column: &Column, value: &Value, part: &str) -> Result<(), Error> {
+    if !column.is_primary_key() && value.is_null() {
+        return Err(Error::invalid(format!(
+            "Unsupported null {part} for column {}",
             column.name
         )));
     }

@@ -533,10 +533,24 @@ struct Targets {
 
 fn targets(table: &Table, predicates: &[Predicate<'_>]) -> Result<Targets, Error> {
     let pk = restrict::partition_columns(table);
-    let partitions = restrict::key_combinations(predicates, &pk)
+    let mut partitions = restrict::key_combinations(predicates, &pk)
         .ok_or_else(|| Error::invalid("Some partition key parts are missing"))?;
     for key in &partitions {
         check_key_size(table, key)?;
+    }
+    // A token relation beside a fixed key drops the keys outside its range
+    // (`PartitionKeyRestrictions.filter`): their writes do not happen.
+    if predicates
+        .iter()
+        .any(|p| matches!(p, Predicate::Token { .. }))
+    {
+        let mut admitted = Vec::with_capacity(partitions.len());
+        for key in partitions {
+            if restrict::token_admits(predicates, restrict::partition_token(&key)?) {
+                admitted.push(key);
+            }
+        }
+        partitions = admitted;
     }
     let ck = restrict::clustering_columns(table);
     let rows = if ck.is_empty() {

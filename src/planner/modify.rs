@@ -81,6 +81,14 @@ fn check_using(using: &[UsingItem], conditional: bool, counter: bool) -> Result<
     Ok(())
 }
 
+/// Whether every partition key column is restricted by `=` or IN: then a
+/// token relation only filters the keys named, and a write may have one
+/// (`PartitionKeyRestrictions.isOnToken` is false; checked on a Cassandra
+/// 5.0.8 node).
+fn key_fixed(table: &Table, clause: &WhereClause<'_>) -> bool {
+    super::select::key_state(table, clause) == super::select::KeyState::Exact
+}
+
 /// The shared partition and clustering key rules of restrictions.md §7.
 fn check_key<'a>(
     table: &'a Table,
@@ -88,7 +96,7 @@ fn check_key<'a>(
     statement: StatementType,
     static_only: bool,
 ) -> Result<WriteTarget<'a>, Error> {
-    if let Some(token) = &clause.token {
+    if let Some(token) = clause.token.as_ref().filter(|_| !key_fixed(table, &clause)) {
         let span = token.relations.first().map(|r| r.span).unwrap_or_default();
         return Err(Error::invalid(format!(
             "The token function cannot be used in WHERE clauses for {} statements",

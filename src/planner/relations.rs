@@ -188,6 +188,7 @@ impl<'a> WhereClause<'a> {
                 shape: Shape::Eq(term),
                 relations: SmallVec::new(),
                 index: serving_index(table, col, Operation::Eq),
+                partially_indexed: false,
                 value: check_term(term, &col.data_type, &col.name)?,
             };
             match col.kind {
@@ -240,7 +241,7 @@ impl<'a> WhereClause<'a> {
         }
         match &relation.kind {
             RelationKind::Token { columns, op, value } => {
-                self.add_token(table, relation, columns, *op, value, statement)
+                self.add_token(table, relation, columns, *op, value)
             }
             RelationKind::MultiCompare { columns, op, value } => {
                 let shape = shape_of(*op, value);
@@ -303,6 +304,7 @@ impl<'a> WhereClause<'a> {
             shape,
             relations: smallvec![relation],
             index,
+            partially_indexed: false,
             value,
         };
         match col.kind {
@@ -321,22 +323,12 @@ impl<'a> WhereClause<'a> {
         columns: &'a [crate::syntax::ast::Ident],
         op: Operator,
         value: &'a Term,
-        statement: StatementType,
     ) -> Result<(), Error> {
         let mut resolved = Vec::new();
         for name in columns {
             resolved.push(column(table, name)?);
         }
         check_token_arguments(table, &resolved, relation)?;
-        if statement != StatementType::Select {
-            return Err(invalid(
-                format!(
-                    "The token function cannot be used in WHERE clauses for {} statements",
-                    statement.name()
-                ),
-                relation,
-            ));
-        }
         let new = TokenRestriction {
             shape: shape_of(op, value),
             relations: vec![relation],
@@ -493,32 +485,28 @@ fn merge_by_column<'a>(set: &mut Vec<Restriction<'a>>, new: Restriction<'a>) -> 
 }
 
 /// Merging on clustering columns, where multi-column restrictions meet
-/// single-column ones (restrictions.md §3.5).
+/// single-column ones: Cassandra 5.0's `MergedRestriction.validate`, where
+/// `b > 0 AND (b, c) < (2, 0)` is one slice and two slices must start on
+/// the same column.
 fn merge_clustering<'a>(existing: &mut Restriction<'a>, new: Restriction<'a>) -> Result<(), Error> {
     let span = new.relations.first().map(|r| r.span);
     let with_span = |e: Error| match span {
         Some(s) => e.with_span(s),
         None => e,
     };
-    if existing.shape.is_slice() && new.shape.is_slice() {
-        if !existing.multi && new.multi {
-            return Err(with_span(Error::invalid(format!(
-                "Column \"{}\" cannot be restricted by both a tuple notation inequality and a single column inequality ({})",
-                existing.first().name,
-                new.text()
-            ))));
-        }
-        if existing.first().name != new.first().name {
-            let later = if position(new.first()) > position(existing.first()) {
-                new.first()
-            } else {
-                existing.first()
-            };
-            return Err(with_span(Error::invalid(format!(
-                "Column \"{}\" cannot be restricted by two inequalities not starting with the same column",
-                later.name
-            ))));
-        }
+    if existing.shape.is_slice()
+        && new.shape.is_slice()
+        && existing.first().name != new.first().name
+    {
+        let later = if position(new.first()) > position(existing.first()) {
+            new.first()
+        } else {
+            existing.first()
+        };
+        return Err(with_span(Error::invalid(format!(
+            "Column \"{}\" cannot be restricted by two inequalities not starting with the same column",
+            later.name
+        ))));
     }
     let subject = if existing.multi {
         let common: Vec<&str> = existing
@@ -627,15 +615,23 @@ fn multi_restriction<'a>(
         check_term(term, &tuple, &columns[0].name)?;
     }
     let operation = Operation::of(&shape, false, false);
-    let index = columns
+    let served: Vec<Option<&Index>> = columns
         .iter()
-        .find_map(|c| serving_index(table, c, operation));
+        .map(|c| serving_index(table, c, operation))
+        .collect();
+    let index = served.iter().flatten().next().copied();
+    let partially_indexed = index.is_some_and(|first| {
+        served.iter().any(|i| {
+            i.is_none_or(|i| super::select::index_group(i) != super::select::index_group(first))
+        })
+    });
     Ok(Restriction {
         columns: columns.into(),
         multi: true,
         shape,
         relations: smallvec![relation],
         index,
+        partially_indexed,
         value: None,
     })
 }
@@ -865,18 +861,21 @@ pub(crate) fn check_nulls(
     }
     for restriction in filtered.iter().filter(|r| !r.columns[0].is_primary_key()) {
         for relation in &restriction.relations {
-            let value = match &relation.kind {
+            let nulls: SmallVec<[(&Term, &str); 2]> = match &relation.kind {
                 RelationKind::Compare { value, .. } | RelationKind::Contains { value, .. } => {
-                    Some(value)
+                    smallvec![(value, "value")]
                 }
-                _ => None,
+                RelationKind::MapEntry { key, value, .. } => {
+                    smallvec![(&**key, "map key"), (value, "map value")]
+                }
+                _ => SmallVec::new(),
             };
-            if value.is_some_and(is_null_literal) {
+            if let Some((term, part)) = nulls.into_iter().find(|(t, _)| is_null_literal(t)) {
                 return Err(Error::invalid(format!(
-                    "Unsupported null value for column {}",
+                    "Unsupported null {part} for column {}",
                     restriction.first().name
                 ))
-                .with_span(relation.span));
+                .with_span(term.span));
             }
         }
     }
@@ -890,10 +889,13 @@ fn is_null_literal(term: &Term) -> bool {
     )
 }
 
-/// Multi-column restrictions cannot be evaluated as row filters
-/// (restrictions.md §3.5): refused when the statement runs.
-pub(crate) fn check_multi_column_filters(filtered: &[Restriction<'_>]) -> Result<(), Error> {
-    for restriction in filtered.iter().filter(|r| r.multi) {
+/// Multi-column restrictions in the row filter (`filtered`) cannot be
+/// evaluated there (`SimpleRestriction.addToRowFilter`): refused when the
+/// statement runs.
+pub(crate) fn check_multi_column_filters<'r, 'a: 'r>(
+    filtered: impl Iterator<Item = &'r Restriction<'a>>,
+) -> Result<(), Error> {
+    for restriction in filtered.filter(|r| r.multi) {
         if restriction.shape.is_slice() {
             return Err(Error::invalid(
                 "Multi-column slice restrictions cannot be used for filtering.",

@@ -65,8 +65,13 @@ pub(crate) struct Restriction<'a> {
     /// The relations merged into it, in textual order; none for an
     /// INSERT's key columns, which are written as values, not relations.
     pub(crate) relations: SmallVec<[&'a Relation; 1]>,
-    /// The index that serves it, if any.
+    /// The index that serves it, if any: one serving any of its columns,
+    /// as Cassandra's `SingleRestriction.isSupportedBy` asks.
     pub(crate) index: Option<&'a Index>,
+    /// Whether some column of a multi-column restriction has no index in
+    /// the group of `index`: Cassandra's `SimpleRestriction.needsFiltering`
+    /// then still asks for filtering, though the index is used.
+    pub(crate) partially_indexed: bool,
     /// The value of an `=` restriction's constant term, converted once
     /// while its type was checked, so routing and the executor need not
     /// parse the literal again. `None` when not constant or after merging.
@@ -129,8 +134,7 @@ impl<'a> Restriction<'a> {
             }
             (Shape::Contains { count }, Shape::Contains { count: more }) => {
                 *count += more;
-                self.relations.extend(new.relations);
-                self.index = self.index.or(new.index);
+                self.absorb(new);
                 Ok(())
             }
             (
@@ -152,10 +156,23 @@ impl<'a> Restriction<'a> {
                 }
                 *lower = lower.or(*new_lower);
                 *upper = upper.or(*new_upper);
-                self.relations.extend(new.relations);
-                self.index = self.index.or(new.index);
+                self.absorb(new);
                 Ok(())
             }
         }
+    }
+
+    /// Takes in the relations, columns and index of `new`, merged into
+    /// this one: the merge covers the longer column list and counts as
+    /// multi-column when either side is (Cassandra's `MergedRestriction`),
+    /// and one indexed part is enough for the index to serve it.
+    fn absorb(&mut self, new: Restriction<'a>) {
+        if new.columns.len() > self.columns.len() {
+            self.columns = new.columns;
+        }
+        self.multi |= new.multi;
+        self.relations.extend(new.relations);
+        self.index = self.index.or(new.index);
+        self.partially_indexed = false;
     }
 }
