@@ -689,7 +689,7 @@ fn copy_from_stdin_in_a_sourced_file() {
 #[test]
 fn copy_from_stdin_reads_the_lines_after_it_on_standard_input() {
     let dir = scratch("copy_stdin_pipe");
-    let run = widerow_stdin(&dir, &[], &format!("{SCHEMA}{COPY_SCRIPT}"));
+    let run = widerow_stdin(&dir, &[], format!("{SCHEMA}{COPY_SCRIPT}"));
     assert_eq!(code(&run), 2);
     assert_copied(&stdout(&run));
     let err = stderr(&run);
@@ -704,7 +704,7 @@ fn copy_from_stdin_in_json_lines() {
         widerow_stdin(
             &dir,
             &["--format", "json"],
-            &format!("{SCHEMA}{COPY_SCRIPT}"),
+            format!("{SCHEMA}{COPY_SCRIPT}"),
         ),
         {
             write(&dir, "script.cql", &format!("{SCHEMA}{COPY_SCRIPT}"));

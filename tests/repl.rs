@@ -47,13 +47,18 @@ impl Repl {
 
     /// Starts with `env` set besides the test's own variables.
     fn start_with(name: &str, args: &[&str], env: &[(&str, &str)]) -> Repl {
+        Repl::start_sized(name, args, env, 200)
+    }
+
+    /// Starts on a terminal `columns` wide.
+    fn start_sized(name: &str, args: &[&str], env: &[(&str, &str)], columns: u16) -> Repl {
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("repl_{name}"));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("scratch dir");
         std::fs::write(dir.join("schema.cql"), SCHEMA).expect("schema");
         let size = Winsize {
             ws_row: 50,
-            ws_col: 200,
+            ws_col: columns,
             ws_xpixel: 0,
             ws_ypixel: 0,
         };
@@ -104,6 +109,32 @@ impl Repl {
     fn send_bytes(&mut self, bytes: &[u8]) {
         self.master.write_all(bytes).expect("write to pty");
         self.master.flush().expect("flush pty");
+    }
+
+    /// Types `bytes` without ever blocking on a full terminal, reading (and
+    /// forgetting, but for the last few bytes) the screen meanwhile, so that
+    /// neither side waits for the other.
+    fn send_reading(&mut self, bytes: &[u8], deadline: Instant) {
+        use nix::fcntl::{fcntl, FcntlArg, OFlag};
+        let flags = fcntl(&self.master, FcntlArg::F_GETFL).expect("flags");
+        let nonblocking = OFlag::from_bits_truncate(flags) | OFlag::O_NONBLOCK;
+        fcntl(&self.master, FcntlArg::F_SETFL(nonblocking)).expect("nonblocking");
+        let mut sent = 0;
+        while sent < bytes.len() {
+            assert!(Instant::now() < deadline, "typing did not finish");
+            let end = bytes.len().min(sent + 1024);
+            match self.master.write(&bytes[sent..end]) {
+                Ok(n) => sent += n,
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+                Err(e) => panic!("write to pty: {e}"),
+            }
+            self.read(Duration::from_millis(1));
+            let keep = self.seen.len().saturating_sub(64);
+            self.seen.drain(..keep);
+            self.raw.clear();
+        }
+        let flags = OFlag::from_bits_truncate(flags);
+        fcntl(&self.master, FcntlArg::F_SETFL(flags)).expect("blocking");
     }
 
     /// Types `line` and Enter.
@@ -511,6 +542,34 @@ fn a_line_that_is_not_utf8_is_an_error_and_the_session_lives_on() {
     repl.line("SELECT name FROM ks.users WHERE g = 7;");
     let out = repl.expect("(1 rows)");
     assert!(out.contains("kept"), "{out}");
+    repl.line("exit");
+    assert_eq!(repl.wait(), 0);
+}
+
+/// A 200 KB line typed (or pasted into a terminal without bracketed paste)
+/// a character at a time, in colour, is taken at a bounded cost per
+/// character: each keystroke used to lex and repaint the whole line, so
+/// 10,000 characters took seconds and 200 KB never ended. The terminal is
+/// 2,000 columns wide: rustyline itself redraws the whole line at each
+/// terminal row the line fills (100 times here, not ours to change), and a
+/// narrow terminal would make that the cost measured.
+#[test]
+fn a_long_typed_line_finishes() {
+    const LONG_LINE: usize = 200_000;
+    let mut repl = Repl::start_sized("long_line", &["-C"], &[], 2000);
+    repl.expect("widerow> ");
+    let mut line = b"SELECT * FROM ks.users WHERE g = 0 AND name = '".to_vec();
+    line.resize(LONG_LINE, b'x');
+    line.extend_from_slice(b"' ALLOW FILTERING;\r");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    repl.send_reading(&line, deadline);
+    while !repl.seen.contains("(0 rows)") {
+        assert!(Instant::now() < deadline, "the long line did not finish");
+        let keep = repl.seen.len().saturating_sub(64);
+        repl.seen.drain(..keep);
+        repl.read(Duration::from_millis(100));
+    }
+    repl.raw.clear();
     repl.line("exit");
     assert_eq!(repl.wait(), 0);
 }

@@ -11,7 +11,7 @@ use rustyline::highlight::{CmdKind, Highlighter};
 use rustyline::hint::Hinter;
 use rustyline::validate::Validator;
 use rustyline::{Context, Helper};
-use widerow::shell::highlight::{paint, spans};
+use widerow::shell::highlight::Live;
 use widerow::shell::input::Pending;
 use widerow::shell::Shell;
 
@@ -24,6 +24,8 @@ pub struct ReplHelper {
     pub pending: Rc<RefCell<Pending>>,
     /// Highlight the input.
     pub color: bool,
+    /// The highlighter, which keeps typing a long line cheap.
+    pub live: Live,
 }
 
 impl Completer for ReplHelper {
@@ -73,16 +75,22 @@ impl Highlighter for ReplHelper {
             return Cow::Borrowed(line);
         }
         let open = self.pending.try_borrow().ok().and_then(|p| p.open_token());
-        let spans = spans(line, open);
-        if spans.is_empty() {
-            Cow::Borrowed(line)
-        } else {
-            Cow::Owned(paint(line, &spans))
+        match self.live.paint(line, open) {
+            Some(painted) => Cow::Owned(painted),
+            None => Cow::Borrowed(line),
         }
     }
 
-    fn highlight_char(&self, _line: &str, _pos: usize, _kind: CmdKind) -> bool {
+    /// Colours do not depend on the cursor, so moving it repaints nothing;
+    /// a typed character repaints the line only while it is short (each
+    /// repaint lexes and redraws all of it).
+    fn highlight_char(&self, line: &str, _pos: usize, kind: CmdKind) -> bool {
         self.color
+            && match kind {
+                CmdKind::MoveCursor => false,
+                CmdKind::Other => self.live.repaint_on_keystroke(line),
+                CmdKind::ForcedRefresh => true,
+            }
     }
 }
 

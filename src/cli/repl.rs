@@ -18,6 +18,7 @@ use rustyline::config::{ColorMode, CompletionType, Config};
 use rustyline::error::ReadlineError;
 use rustyline::history::DefaultHistory;
 use rustyline::Editor;
+use widerow::shell::highlight::Live;
 use widerow::shell::input::Pending;
 use widerow::shell::{banner, Reply, Shell, LINE_COMMANDS};
 use widerow::StatementSplitter;
@@ -104,6 +105,7 @@ impl Repl {
             shell: Rc::clone(&self.shell),
             pending: Rc::clone(&self.pending),
             color,
+            live: Live::default(),
         }));
         if let Some(path) = &self.history {
             let _ = editor.load_history(path);

@@ -116,6 +116,41 @@ pub fn paint(line: &str, spans: &[Span]) -> String {
     out
 }
 
+/// The longest line repainted in colour at every keystroke. Past it a
+/// typed character is written as it is and the line is coloured again at
+/// the editor's next full repaint (a new terminal row, Enter, an edit
+/// inside the line), so typing or pasting a long line costs the same at
+/// every keystroke instead of a lexing and a repaint of the whole line.
+pub const LIVE_LIMIT: usize = 512;
+
+/// Highlighting for a line editor: whether a keystroke needs the line
+/// repainted, and the painted line, with a count of the bytes lexed so
+/// the cost of typing can be checked.
+#[derive(Debug, Default)]
+pub struct Live {
+    lexed: std::cell::Cell<usize>,
+}
+
+impl Live {
+    /// Whether a character typed into `line` (as it now is) needs the whole
+    /// line repainted: only while it is short (see [`LIVE_LIMIT`]).
+    pub fn repaint_on_keystroke(&self, line: &str) -> bool {
+        line.len() <= LIVE_LIMIT
+    }
+
+    /// `line` painted, or `None` when nothing in it is coloured.
+    pub fn paint(&self, line: &str, open: Option<TokenKind>) -> Option<String> {
+        self.lexed.set(self.lexed.get() + line.len());
+        let spans = spans(line, open);
+        (!spans.is_empty()).then(|| paint(line, &spans))
+    }
+
+    /// Bytes lexed so far by [`Live::paint`].
+    pub fn lexed(&self) -> usize {
+        self.lexed.get()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,6 +187,34 @@ mod tests {
         assert_eq!(
             styles("no end", Some(TokenKind::UnterminatedBlockComment)),
             vec![("no end", Style::Comment)]
+        );
+    }
+
+    /// Typing a 200 KB line one character at a time, as a line editor asks
+    /// (repaint or not after each keystroke): the bytes lexed stay linear
+    /// in the line's length, where lexing the whole line at every
+    /// keystroke would be some 20 billion.
+    #[test]
+    fn typing_a_long_line_lexes_a_bounded_amount_per_keystroke() {
+        let live = Live::default();
+        let mut line = String::from("SELECT * FROM t WHERE k = '");
+        let mut per_key_max = 0;
+        while line.len() < 200_000 {
+            line.push(if line.len() % 7 == 0 { ' ' } else { 'x' });
+            let before = live.lexed();
+            if live.repaint_on_keystroke(&line) {
+                live.paint(&line, None);
+            }
+            per_key_max = per_key_max.max(live.lexed() - before);
+        }
+        assert!(
+            per_key_max <= LIVE_LIMIT,
+            "{per_key_max} bytes at one keystroke"
+        );
+        assert!(
+            live.lexed() <= 2 * line.len(),
+            "{} bytes lexed",
+            live.lexed()
         );
     }
 

@@ -134,10 +134,10 @@ impl<R: Read> Decoder<R> {
             Encoding::Utf16Be | Encoding::Utf8 => (false, true),
         };
         if wide {
-            let Some(unit) = bytes.get(..4) else {
+            let Some(&[a, b, c, d]) = bytes.get(..4) else {
                 return Ok(None);
             };
-            let unit: [u8; 4] = unit.try_into().expect("four bytes");
+            let unit = [a, b, c, d];
             let value = if big {
                 u32::from_be_bytes(unit)
             } else {
