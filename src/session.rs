@@ -351,13 +351,7 @@ impl Session {
 
     /// Parses within the statement size and nesting limits.
     fn parse(&self, cql: &str) -> Result<Statement, Error> {
-        if cql.len() > self.limits.statement_size {
-            return Err(Error::invalid(format!(
-                "Statement of {} bytes exceeds the limit of {} bytes ([limits] statement_size)",
-                cql.len(),
-                self.limits.statement_size
-            )));
-        }
+        self.limits.check_size(cql)?;
         crate::syntax::parse_statement_with_nesting(cql, self.limits.nesting_depth)
     }
 
@@ -370,6 +364,7 @@ impl Session {
     pub fn prepare(&self, cql: &str) -> Result<Prepared, Error> {
         let statement = self.parse(cql)?;
         if !planner::is_schema_statement(&statement) {
+            self.limits.check_in_lists(&statement)?;
             planner::plan_statement(&self.ctx, &statement).map_err(Error::as_refusal)?;
         }
         let offsets = exec::marker_offsets(&statement);
@@ -547,6 +542,7 @@ impl Session {
                 self.clock.now_micros(),
             );
         }
+        self.limits.check_in_lists(statement)?;
         let (plan, key_literals) =
             planner::plan_statement_keyed(&self.ctx, statement).map_err(Error::as_refusal)?;
         self.run_planned(statement, binds, Arc::new(plan), key_literals)

@@ -134,7 +134,7 @@ pub fn start_session(
 
 /// The limits of `[limits]` in the configuration file in effect, with the
 /// flags on top (flags beat the file).
-fn limits(
+pub fn limits(
     args: &ClusterArgs,
     config: Option<&std::path::Path>,
 ) -> Result<widerow::limits::Limits, String> {
