@@ -498,6 +498,23 @@ impl Session {
         planner::plan(&self.ctx, cql)
     }
 
+    /// [`Session::plan`] for `EXPLAIN`: a refused or Unavailable statement
+    /// comes with the plan as far as the planner got (none when it does
+    /// not parse). The limits apply as when running it.
+    pub fn explain(&self, cql: &str) -> Result<Plan, Box<planner::PlanError>> {
+        let bare = |error| {
+            Box::new(planner::PlanError {
+                error,
+                partial: None,
+            })
+        };
+        let statement = self.parse(cql).map_err(bare)?;
+        if !planner::is_schema_statement(&statement) {
+            self.limits.check_in_lists(&statement).map_err(bare)?;
+        }
+        planner::plan_explained(&self.ctx, &statement)
+    }
+
     /// The schema, ring and settings statements are planned against.
     pub fn context(&self) -> &PlanContext {
         &self.ctx
