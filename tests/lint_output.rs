@@ -653,3 +653,41 @@ fn every_format_prints_findings_in_file_order() {
         assert_eq!(printed_positions(format, &text), expected, "{format}");
     }
 }
+
+/// `widerow lint` reads a statement within the `[limits]` a run would
+/// hold it to (the file's, with the flags on top): past them it is an
+/// invalid statement, reported at the IN list, whose values no rule reads.
+#[test]
+fn cli_applies_the_limits() {
+    let dir = scratch("limits");
+    std::fs::write(
+        dir.join("widerow.toml"),
+        "[lint]\nselect = [\"E\"]\n\n[limits]\nin_list_length = 2\n",
+    )
+    .expect("config");
+    std::fs::write(
+        dir.join("q.cql"),
+        "CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'datacenter1': 3};\n\
+         CREATE TABLE ks.t (k int PRIMARY KEY, v int);\n\
+         SELECT * FROM ks.t WHERE k IN (1, 2, 3);\n",
+    )
+    .expect("query");
+    let refused = widerow(&dir, &["lint", "--format", "concise", "q.cql"]);
+    assert_eq!(code(&refused), 1, "{}", stderr(&refused));
+    assert_eq!(
+        stdout(&refused),
+        "q.cql:3:26: E002 invalid-statement: InvalidRequest: IN list of 3 values exceeds the limit of 2 ([limits] in_list_length)\n"
+    );
+    let allowed = widerow(
+        &dir,
+        &[
+            "lint",
+            "--max-in-list-length",
+            "3",
+            "--format",
+            "concise",
+            "q.cql",
+        ],
+    );
+    assert_eq!(code(&allowed), 0, "{}", stdout(&allowed));
+}
