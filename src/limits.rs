@@ -69,14 +69,20 @@ impl Limits {
 
 impl Limits {
     /// Refuses a statement text longer than `statement_size` before
-    /// anything reads it, so no later step's cost grows with it.
+    /// anything reads it, so no later step's cost grows with it. The
+    /// refusal points at the statement's first word: underlining all of a
+    /// statement this long would print it over again.
     pub fn check_size(&self, text: &str) -> Result<(), Error> {
         if text.len() > self.statement_size {
+            let first_word = text
+                .find(|c: char| c.is_whitespace() || c == '(')
+                .unwrap_or(text.len());
             return Err(Error::invalid(format!(
                 "Statement of {} bytes exceeds the limit of {} bytes ([limits] statement_size)",
                 text.len(),
                 self.statement_size
-            )));
+            ))
+            .with_span(Span::new(0, first_word)));
         }
         Ok(())
     }

@@ -120,6 +120,12 @@ fn lint_refuses_a_statement_past_the_size_limit_before_parsing_it() {
         "{}",
         findings[0].message
     );
+    // It points at the first word, not at the whole over-long statement.
+    let at = &findings[0].location;
+    assert_eq!(
+        (at.line, at.column, at.end_line, at.end_column),
+        (1, 1, 1, 7)
+    );
     assert!(work < 100, "{work} comparisons before the refusal");
 }
 
