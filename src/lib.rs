@@ -42,6 +42,7 @@ pub mod shell;
 pub mod storage;
 pub mod syntax;
 pub mod types;
+pub mod work;
 
 pub use error::{Error, ErrorKind, Result};
 pub use exec::{ResultKind, ResultSet, Rows};

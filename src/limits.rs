@@ -4,6 +4,10 @@
 //! the others are widerow's own, stated here.
 
 use crate::error::Error;
+use crate::syntax::ast::{
+    BatchStatement, ConditionKind, IfClause, InValues, Relation, RelationKind, Statement,
+};
+use crate::syntax::span::Span;
 
 /// The limits a session enforces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -14,7 +18,8 @@ pub struct Limits {
     /// Deepest nesting of brackets and type hints (`nesting_depth`).
     /// widerow's own: 48; the parser cannot go deeper.
     pub nesting_depth: usize,
-    /// Most values in one IN list (`in_list_length`). widerow's own: 10,000.
+    /// Most values in one IN list (`in_list_length`), counted as written
+    /// (duplicates too), in WHERE and IF alike. widerow's own: 10,000.
     pub in_list_length: usize,
     /// Most keys the IN lists of one statement may name together, on the
     /// partition key and on the clustering key each
@@ -60,6 +65,104 @@ impl Limits {
         batch_size_fail_threshold: usize::MAX,
         collection_size: usize::MAX,
     };
+}
+
+impl Limits {
+    /// Refuses a statement text longer than `statement_size` before
+    /// anything reads it, so no later step's cost grows with it. The
+    /// refusal points at the statement's first word: underlining all of a
+    /// statement this long would print it over again.
+    pub fn check_size(&self, text: &str) -> Result<(), Error> {
+        if text.len() > self.statement_size {
+            let first_word = text
+                .find(|c: char| c.is_whitespace() || c == '(')
+                .unwrap_or(text.len());
+            return Err(Error::invalid(format!(
+                "Statement of {} bytes exceeds the limit of {} bytes ([limits] statement_size)",
+                text.len(),
+                self.statement_size
+            ))
+            .with_span(Span::new(0, first_word)));
+        }
+        Ok(())
+    }
+
+    /// Refuses a parsed statement with an IN list (in WHERE or IF) of more
+    /// than `in_list_length` values as written, before it is planned or
+    /// its values are read: the work a list costs is then bounded by the
+    /// limit, not by the list.
+    pub fn check_in_lists(&self, statement: &Statement) -> Result<(), Error> {
+        let max = self.in_list_length;
+        match statement {
+            Statement::Select(s) => where_in_lists(&s.where_clause, max),
+            Statement::Update(u) => write_in_lists(&u.where_clause, u.if_clause.as_ref(), max),
+            Statement::Delete(d) => write_in_lists(&d.where_clause, d.if_clause.as_ref(), max),
+            Statement::Batch(b) => b.statements.iter().try_for_each(|s| match s {
+                BatchStatement::Insert(_) => Ok(()),
+                BatchStatement::Update(u) => {
+                    write_in_lists(&u.where_clause, u.if_clause.as_ref(), max)
+                }
+                BatchStatement::Delete(d) => {
+                    write_in_lists(&d.where_clause, d.if_clause.as_ref(), max)
+                }
+            }),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The refusal of an IN list of `count` values, past `max`.
+pub(crate) fn in_list_too_long(count: usize, max: usize, span: Span) -> Error {
+    Error::invalid(format!(
+        "IN list of {count} values exceeds the limit of {max} ([limits] in_list_length)"
+    ))
+    .with_span(span)
+}
+
+fn list_length(values: &InValues) -> usize {
+    match values {
+        InValues::List(terms) => terms.len(),
+        InValues::Marker(_) => 0,
+    }
+}
+
+fn where_in_lists(relations: &[Relation], max: usize) -> Result<(), Error> {
+    for relation in relations {
+        let count = match &relation.kind {
+            RelationKind::In { values, .. } | RelationKind::MultiIn { values, .. } => {
+                list_length(values)
+            }
+            _ => 0,
+        };
+        if count > max {
+            return Err(in_list_too_long(count, max, relation.span));
+        }
+    }
+    Ok(())
+}
+
+fn write_in_lists(
+    relations: &[Relation],
+    clause: Option<&IfClause>,
+    max: usize,
+) -> Result<(), Error> {
+    where_in_lists(relations, max)?;
+    if_in_lists(clause, max)
+}
+
+fn if_in_lists(clause: Option<&IfClause>, max: usize) -> Result<(), Error> {
+    let Some(IfClause::Conditions(conditions)) = clause else {
+        return Ok(());
+    };
+    for condition in conditions {
+        if let ConditionKind::In { values, .. } = &condition.kind {
+            let count = list_length(values);
+            if count > max {
+                return Err(in_list_too_long(count, max, condition.span));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The refusal of IN lists whose cartesian product on `what` ("partition

@@ -363,13 +363,7 @@ impl Session {
 
     /// Parses within the statement size and nesting limits.
     fn parse(&self, cql: &str) -> Result<Statement, Error> {
-        if cql.len() > self.limits.statement_size {
-            return Err(Error::invalid(format!(
-                "Statement of {} bytes exceeds the limit of {} bytes ([limits] statement_size)",
-                cql.len(),
-                self.limits.statement_size
-            )));
-        }
+        self.limits.check_size(cql)?;
         crate::syntax::parse_statement_with_nesting(cql, self.limits.nesting_depth)
     }
 
@@ -382,6 +376,7 @@ impl Session {
     pub fn prepare(&self, cql: &str) -> Result<Prepared, Error> {
         let statement = self.parse(cql)?;
         if !planner::is_schema_statement(&statement) {
+            self.limits.check_in_lists(&statement)?;
             planner::plan_statement(&self.ctx, &statement).map_err(Error::as_refusal)?;
         }
         let offsets = exec::marker_offsets(&statement);
@@ -515,6 +510,23 @@ impl Session {
         planner::plan(&self.ctx, cql)
     }
 
+    /// [`Session::plan`] for `EXPLAIN`: a refused or Unavailable statement
+    /// comes with the plan as far as the planner got (none when it does
+    /// not parse). The limits apply as when running it.
+    pub fn explain(&self, cql: &str) -> Result<Plan, Box<planner::PlanError>> {
+        let bare = |error| {
+            Box::new(planner::PlanError {
+                error,
+                partial: None,
+            })
+        };
+        let statement = self.parse(cql).map_err(bare)?;
+        if !planner::is_schema_statement(&statement) {
+            self.limits.check_in_lists(&statement).map_err(bare)?;
+        }
+        planner::plan_explained(&self.ctx, &statement)
+    }
+
     /// The schema, ring and settings statements are planned against.
     pub fn context(&self) -> &PlanContext {
         &self.ctx
@@ -587,6 +599,7 @@ impl Session {
                 self.clock.now_micros(),
             );
         }
+        self.limits.check_in_lists(statement)?;
         let (plan, key_literals) =
             planner::plan_statement_keyed(&self.ctx, statement).map_err(Error::as_refusal)?;
         self.run_planned(statement, binds, Arc::new(plan), key_literals)

@@ -1000,3 +1000,109 @@ fn byte_order_marks_name_the_encoding_and_are_skipped() {
     );
     assert!(!stderr(&out).contains("Invalid syntax"), "{}", stderr(&out));
 }
+
+/// `widerow explain` of statements the planner stops on: the plan as far as
+/// it got on standard output (table, restrictions, the partition with its
+/// token and replicas), the refusal underlined on standard error, exit 1;
+/// in JSON Lines the error record (`kind: "error"`, `class: "rejected"`)
+/// carries that partial plan as `plan`. The token of int 1 is Cassandra's
+/// (murmur3-vectors.tsv); on the default ring (DESIGN.md, "The default
+/// simulated cluster") it falls in node3's range, and SimpleStrategy with
+/// factor 3 adds the next two nodes.
+#[test]
+fn explain_shows_the_partial_plan_of_a_refusal() {
+    let dir = scratch("explain_partial");
+    write(
+        &dir,
+        "q.cql",
+        "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3};\n\
+         CREATE TABLE ks.t (k int, c int, v int, PRIMARY KEY (k, c));\n\
+         SELECT * FROM ks.t WHERE k = 1 AND v = 2;\n\
+         SELECT * FROM ks.t WHERE k = 1;\n",
+    );
+    let text = widerow(&dir, &["explain", "--consistency", "QUORUM", "q.cql"]);
+    assert_eq!(code(&text), 1);
+    let out = stdout(&text);
+    assert!(
+        out.contains(
+            "-- line 3: SELECT * FROM ks.t WHERE k = 1 AND v = 2\n\
+             refused: SELECT on ks.t\n  \
+             restriction k = 1 (partition key)\n  \
+             restriction v = 2 (regular)\n  \
+             partition (1) token -4069959284402364209 replicas [node3, node4, node1]\n  \
+             consistency QUORUM via coordinator node1\n"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("-- line 4:"),
+        "the next statement is planned: {out}"
+    );
+    let err = stderr(&text);
+    assert!(
+        err.contains("use ALLOW FILTERING")
+            && err.contains("this restriction can only be applied by reading and filtering rows")
+            && err.contains("v = 2"),
+        "{err}"
+    );
+
+    let json = widerow(&dir, &["explain", "--format", "json", "q.cql"]);
+    assert_eq!(code(&json), 1);
+    let records = records(&json);
+    let refused = &records[2];
+    assert_eq!(refused["kind"], "error");
+    assert_eq!(refused["class"], "rejected");
+    assert_eq!(refused["error"], "InvalidRequest");
+    let plan = &refused["plan"];
+    assert_eq!(plan["statement"], "select");
+    assert_eq!(plan["table"], "ks.t");
+    assert_eq!(
+        plan["restrictions"],
+        serde_json::json!([
+            {"relation": "k = 1", "restricts": "partition key"},
+            {"relation": "v = 2", "restricts": "regular"}
+        ])
+    );
+    let partition = &plan["partitions"]["partitions"][0];
+    assert_eq!(partition["token"], "-4069959284402364209");
+    assert_eq!(
+        partition["replicas"],
+        serde_json::json!(["node3", "node4", "node1"])
+    );
+    assert_eq!(records[3]["kind"], "plan");
+}
+
+/// Unavailable (level THREE on a factor of 1, which no ring can meet)
+/// keeps its record without `class` and gains the partial plan: the
+/// replicas are known, the level is what cannot be met.
+#[test]
+fn explain_shows_the_partial_plan_of_an_unavailable_statement() {
+    let dir = scratch("explain_unavailable");
+    write(
+        &dir,
+        "q.cql",
+        "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};\n\
+         CREATE TABLE ks.t (k int, c int, v int, PRIMARY KEY (k, c));\n\
+         SELECT * FROM ks.t WHERE k = 1;\n",
+    );
+    let json = widerow(
+        &dir,
+        &[
+            "explain",
+            "--consistency",
+            "THREE",
+            "--format",
+            "json",
+            "q.cql",
+        ],
+    );
+    assert_eq!(code(&json), 1);
+    let records = records(&json);
+    let last = &records[2];
+    assert_eq!(last["error"], "Unavailable");
+    assert!(last.get("class").is_none(), "{last}");
+    let partition = &last["plan"]["partitions"]["partitions"][0];
+    assert_eq!(partition["token"], "-4069959284402364209");
+    assert_eq!(partition["replicas"], serde_json::json!(["node3"]));
+    assert_eq!(last["plan"]["consistency"], "THREE");
+}

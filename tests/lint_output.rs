@@ -153,7 +153,8 @@ fn sarif_is_valid_against_the_schema() {
     let log = output::sarif::log(&findings, &all);
     let errors = schema_errors(&validator, &log);
     assert!(errors.is_empty(), "{errors:#?}");
-    assert_eq!(log["runs"][0]["results"][0]["level"], "note");
+    // In file order the unused suppression (line 6) comes first.
+    assert_eq!(log["runs"][0]["results"][1]["level"], "note");
 }
 
 #[test]
@@ -582,4 +583,111 @@ fn cli_rules() {
         "{}",
         stderr(&unknown)
     );
+}
+
+/// The `(line, column)` of each finding, in the order `text` (rendered in
+/// `format`) prints them.
+fn printed_positions(format: OutputFormat, text: &str) -> Vec<(u64, u64)> {
+    let number = |s: &str| s.parse::<u64>().expect("a number");
+    let json_position = |v: &serde_json::Value| {
+        (
+            v["line"].as_u64().expect("line"),
+            v["column"].as_u64().expect("column"),
+        )
+    };
+    match format {
+        OutputFormat::Human | OutputFormat::Concise => text
+            .split("fixture.cql:")
+            .skip(1)
+            .map(|rest| {
+                let mut parts = rest.split([':', ']', '\n']);
+                (number(parts.next().unwrap()), number(parts.next().unwrap()))
+            })
+            .collect(),
+        OutputFormat::Json => text
+            .lines()
+            .map(|l| json_position(&serde_json::from_str(l).unwrap()))
+            .collect(),
+        OutputFormat::Github => text
+            .lines()
+            .map(|l| {
+                let field = |name: &str| {
+                    let rest = l.split(name).nth(1).expect(name);
+                    number(rest.split(',').next().unwrap())
+                };
+                (field(",line="), field(",col="))
+            })
+            .collect(),
+        OutputFormat::Sarif => {
+            let log: serde_json::Value = serde_json::from_str(text).unwrap();
+            log["runs"][0]["results"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| {
+                    let region = &r["locations"][0]["physicalLocation"]["region"];
+                    (
+                        region["startLine"].as_u64().unwrap(),
+                        region["startColumn"].as_u64().unwrap(),
+                    )
+                })
+                .collect()
+        }
+    }
+}
+
+#[test]
+fn every_format_prints_findings_in_file_order() {
+    let (mut findings, rules) = fixture_findings();
+    // Two findings on one line, handed over in the wrong order.
+    // `VALUES` on line 12, the statement's second line (byte 42 of it).
+    let mut same_line = findings[1].clone();
+    same_line.location.column = 3;
+    same_line.location.end_column = 9;
+    same_line.span = widerow::syntax::span::Span::new(42, 48);
+    findings.push(same_line);
+    findings.reverse();
+    let expected = [(6, 1), (9, 1), (12, 3), (12, 32), (13, 1)];
+    for format in OutputFormat::ALL {
+        let text = output::render(format, &findings, &rules, RenderOptions::default());
+        assert_eq!(printed_positions(format, &text), expected, "{format}");
+    }
+}
+
+/// `widerow lint` reads a statement within the `[limits]` a run would
+/// hold it to (the file's, with the flags on top): past them it is an
+/// invalid statement, reported at the IN list, whose values no rule reads.
+#[test]
+fn cli_applies_the_limits() {
+    let dir = scratch("limits");
+    std::fs::write(
+        dir.join("widerow.toml"),
+        "[lint]\nselect = [\"E\"]\n\n[limits]\nin_list_length = 2\n",
+    )
+    .expect("config");
+    std::fs::write(
+        dir.join("q.cql"),
+        "CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'datacenter1': 3};\n\
+         CREATE TABLE ks.t (k int PRIMARY KEY, v int);\n\
+         SELECT * FROM ks.t WHERE k IN (1, 2, 3);\n",
+    )
+    .expect("query");
+    let refused = widerow(&dir, &["lint", "--format", "concise", "q.cql"]);
+    assert_eq!(code(&refused), 1, "{}", stderr(&refused));
+    assert_eq!(
+        stdout(&refused),
+        "q.cql:3:26: E002 invalid-statement: InvalidRequest: IN list of 3 values exceeds the limit of 2 ([limits] in_list_length)\n"
+    );
+    let allowed = widerow(
+        &dir,
+        &[
+            "lint",
+            "--max-in-list-length",
+            "3",
+            "--format",
+            "concise",
+            "q.cql",
+        ],
+    );
+    assert_eq!(code(&allowed), 0, "{}", stdout(&allowed));
 }

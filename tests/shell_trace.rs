@@ -255,6 +255,16 @@ EXPLAIN SELECT * FROM inbox_by_user WHERE priority = 1;",
         out.contains("(1 rows)") && !out.contains("'x'\n"),
         "EXPLAIN must not run the INSERT: {out}"
     );
+    // The refused EXPLAIN shows what was understood before the refusal.
+    assert!(
+        out.contains(
+            "EXPLAIN SELECT on mail.inbox_by_user (refused, not run)\n  \
+             class          rejected (Cassandra refuses it: see the error)\n  \
+             restrictions   priority = 1 (regular)\n  \
+             partitions     every token range (the whole ring)\n"
+        ),
+        "{out}"
+    );
     insta::assert_snapshot!("explain", out);
 }
 
@@ -314,6 +324,13 @@ CONSISTENCY ONE;
 SELECT order_id, status FROM orders_by_id WHERE order_id = 6a56ec00-4200-11f0-9345-0242ac120002;",
     );
     assert!(out.contains("Unavailable"), "{out}");
+    // EXPLAIN of the Unavailable read shows how far planning got: the
+    // partition, its replicas and the two down.
+    assert!(
+        out.contains("EXPLAIN SELECT on shop.orders_by_id (unavailable, not run)")
+            && out.contains(" · down node2, node3"),
+        "{out}"
+    );
     insta::assert_snapshot!("quorum_unavailable", out);
 }
 

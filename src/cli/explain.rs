@@ -7,7 +7,7 @@ use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
 use serde_json::json;
-use widerow::planner::{is_schema_statement, plan_statement, Plan, PlanContext};
+use widerow::planner::{is_schema_statement, plan_explained, PartialPlan, Plan, PlanContext};
 use widerow::syntax::ast::Statement;
 use widerow::{parse_statement, Error, ErrorKind, ScriptStatement};
 
@@ -78,15 +78,20 @@ pub fn run(
                 (Ok(outcome), Format::Text) => Some(text_outcome(&statement, &outcome)),
                 (Ok(outcome), Format::Json) => Some(json_outcome(file, &statement, &outcome)),
                 (Err(refusal), Format::Text) => {
-                    let (error, _) = *refusal;
+                    if let Some(partial) = &refusal.partial {
+                        let text = text_partial(&statement, refusal.parsed.as_ref(), partial);
+                        if write!(out, "{text}").is_err() {
+                            return ExitCode::from(2);
+                        }
+                    }
                     let _ = out.flush();
-                    eprint!("{}", human_error(&name, &statement, &error, true, color));
+                    eprint!(
+                        "{}",
+                        human_error(&name, &statement, &refusal.error, true, color)
+                    );
                     None
                 }
-                (Err(refusal), Format::Json) => {
-                    let (error, rejected) = *refusal;
-                    Some(json_refusal(file, &statement, &error, rejected))
-                }
+                (Err(refusal), Format::Json) => Some(json_refusal(file, &statement, &refusal)),
             };
             if let Some(line) = line {
                 if writeln!(out, "{line}").is_err() {
@@ -113,25 +118,63 @@ enum Outcome {
     Planned(Statement, Box<Plan>),
 }
 
-/// Plans (or applies) one statement. The error says whether it is a refusal
-/// at planning, which has the class `rejected`; Unavailable has none.
+/// Why a statement has no plan, and the plan as far as it got.
+struct Refusal {
+    error: Error,
+    /// A refusal at planning (class `rejected`); Unavailable is not one.
+    rejected: bool,
+    /// The statement as parsed, when it parsed.
+    parsed: Option<Statement>,
+    /// What the planner had established before it stopped.
+    partial: Option<Box<PartialPlan>>,
+}
+
+impl Refusal {
+    fn bare(error: Error, rejected: bool) -> Box<Refusal> {
+        Box::new(Refusal {
+            error,
+            rejected,
+            parsed: None,
+            partial: None,
+        })
+    }
+}
+
+/// Plans (or applies) one statement.
 fn explain_one(
     ctx: &mut PlanContext,
     statement: &ScriptStatement,
-) -> Result<Outcome, Box<(Error, bool)>> {
-    let parsed = parse_statement(&statement.text).map_err(|e| Box::new((e, true)))?;
+) -> Result<Outcome, Box<Refusal>> {
+    let parsed = parse_statement(&statement.text).map_err(|e| Refusal::bare(e, true))?;
     if is_schema_statement(&parsed) {
         let applied = ctx
             .apply_schema(&parsed)
-            .map_err(|e| Box::new((e, false)))?;
+            .map_err(|e| Refusal::bare(e, false))?;
         return Ok(Outcome::Applied(parsed, applied));
     }
-    match plan_statement(ctx, &parsed) {
+    match plan_explained(ctx, &parsed) {
         Ok(plan) => Ok(Outcome::Planned(parsed, Box::new(plan))),
-        Err(e) => {
-            let refusal = e.kind() != ErrorKind::Unavailable;
-            Err(Box::new((e, refusal)))
+        Err(refused) => {
+            let refused = *refused;
+            Err(Box::new(Refusal {
+                rejected: refused.error.kind() != ErrorKind::Unavailable,
+                error: refused.error,
+                parsed: Some(parsed),
+                partial: refused.partial,
+            }))
         }
+    }
+}
+
+/// The partial plan of a refused statement, headed as a plan is.
+fn text_partial(
+    statement: &ScriptStatement,
+    parsed: Option<&Statement>,
+    partial: &PartialPlan,
+) -> String {
+    match parsed {
+        Some(parsed) => format!("-- line {}: {parsed}\n{partial}", statement.line),
+        None => partial.to_string(),
     }
 }
 
@@ -172,18 +215,17 @@ fn json_outcome(file: Option<&str>, statement: &ScriptStatement, outcome: &Outco
     }
 }
 
-fn json_refusal(
-    file: Option<&str>,
-    statement: &ScriptStatement,
-    error: &Error,
-    rejected: bool,
-) -> String {
+fn json_refusal(file: Option<&str>, statement: &ScriptStatement, refusal: &Refusal) -> String {
+    let error = &refusal.error;
     let mut fields = vec![
         ("error", json!(error.kind().name())),
         ("message", json!(error.message())),
     ];
-    if rejected {
+    if refusal.rejected {
         fields.push(("class", json!("rejected")));
+    }
+    if let Some(partial) = &refusal.partial {
+        fields.push(("plan", serde_json::to_value(partial).unwrap_or_default()));
     }
     json_record(file, statement, "error", fields)
 }

@@ -149,7 +149,12 @@ pub fn run(args: &LintArgs, cli: &Cli) -> ExitCode {
         return ExitCode::SUCCESS;
     }
 
-    let context = match session::context(&cli.cluster) {
+    let context = session::context(&cli.cluster).and_then(|mut context| {
+        // Lint reads statements as a run would, within the same limits.
+        context.limits = session::limits(&cli.cluster, cli.config.as_deref())?;
+        Ok(context)
+    });
+    let context = match context {
         Ok(context) => context,
         Err(message) => return could_not_run(message),
     };

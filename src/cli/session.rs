@@ -154,7 +154,7 @@ pub fn schema_settings(
 
 /// The limits of `[limits]` in the configuration file in effect, with the
 /// flags on top (flags beat the file).
-fn limits(
+pub fn limits(
     args: &ClusterArgs,
     config: Option<&std::path::Path>,
 ) -> Result<widerow::limits::Limits, String> {

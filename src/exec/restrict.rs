@@ -7,6 +7,7 @@
 //! trusts the shape of the clause and only computes.
 
 use std::cmp::Ordering;
+use std::collections::HashSet;
 use std::ops::Bound as StdBound;
 
 use crate::error::Error;
@@ -80,10 +81,11 @@ pub(crate) fn compile<'t>(
                 _ => 0,
             };
             if count > max_in {
-                return Err(Error::invalid(format!(
-                    "IN list of {count} values exceeds the limit of {max_in} ([limits] in_list_length)"
-                ))
-                .with_span(relation.span));
+                return Err(crate::limits::in_list_too_long(
+                    count,
+                    max_in,
+                    relation.span,
+                ));
             }
             out.push(p);
         }
@@ -265,16 +267,13 @@ fn filter_not_null(column: &Column, value: &Value, part: &str) -> Result<(), Err
     Ok(())
 }
 
+/// Drops repeated values, keeping the first of each, in time linear in
+/// the list (a list may hold `in_list_length` values).
 fn dedup(values: &mut Vec<Value>) {
-    let mut seen: Vec<Value> = Vec::with_capacity(values.len());
-    values.retain(|v| {
-        if seen.contains(v) {
-            false
-        } else {
-            seen.push(v.clone());
-            true
-        }
-    });
+    let mut seen: HashSet<&Value> = HashSet::with_capacity(values.len());
+    let first: Vec<bool> = values.iter().map(|v| seen.insert(v)).collect();
+    let mut keep = first.into_iter();
+    values.retain(|_| keep.next().unwrap_or(true));
 }
 
 fn in_values(

@@ -6,7 +6,7 @@ use std::path::Path;
 use crate::error::{Error, ErrorKind};
 use crate::planner::{is_schema_statement, plan_statement, Plan, PlanContext};
 use crate::syntax::ast::Statement;
-use crate::syntax::parse_statement;
+use crate::syntax::parse_statement_with_nesting;
 use crate::syntax::script::{split_statements, ScriptStatement};
 use crate::syntax::span::Span;
 
@@ -81,7 +81,8 @@ impl Linter {
     pub fn load_schema(&mut self, name: &str, text: &str) -> Result<(), Vec<Finding>> {
         let mut failures = Vec::new();
         for statement in split_statements(text) {
-            let result = parse_statement(&statement.text)
+            let result = self
+                .parse_within_limits(&statement.text)
                 .and_then(|parsed| self.planner.apply_schema(&parsed).map(|_| parsed));
             match result {
                 Ok(parsed) => self.schema.push(ReadStatement {
@@ -171,7 +172,7 @@ impl Linter {
     }
 
     fn lint_statement(&mut self, name: &str, statement: ScriptStatement) -> Vec<Finding> {
-        let parsed = match parse_statement(&statement.text) {
+        let parsed = match self.parse_within_limits(&statement.text) {
             Ok(parsed) => parsed,
             Err(error) => return vec![error_finding(name, &statement, &error)],
         };
@@ -202,6 +203,17 @@ impl Linter {
             planned: Some((self.schema.len(), class)),
         });
         findings
+    }
+
+    /// Parses as a session would run the statement: its size and IN lists
+    /// within `[limits]` before the parser or any rule reads it, so that
+    /// no rule's work grows past what the limits allow.
+    fn parse_within_limits(&self, text: &str) -> Result<Statement, Error> {
+        let limits = &self.planner.limits;
+        limits.check_size(text)?;
+        let parsed = parse_statement_with_nesting(text, limits.nesting_depth)?;
+        limits.check_in_lists(&parsed)?;
+        Ok(parsed)
     }
 
     fn ask_rules(

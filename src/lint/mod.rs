@@ -66,8 +66,10 @@ impl StatementContext<'_> {
             Some(Ok(plan)) if plan.class != crate::planner::QueryClass::ScatterGather => None,
             Some(_) => self
                 .suggestions
-                .get_needed(self.key(), self.planner, select),
-            None => self.suggestions.get(self.key(), self.planner, select),
+                .get_needed(self.key(), self.planner, select, self.config),
+            None => self
+                .suggestions
+                .get(self.key(), self.planner, select, self.config),
         }
     }
 }

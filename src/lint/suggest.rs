@@ -48,6 +48,9 @@
 //! check (a counter or `duration` in the key, an ORDER BY the new clustering
 //! cannot follow, …) gives `None`.
 
+mod clean;
+
+use super::LintConfig;
 use crate::planner::{plan_statement, PlanContext, QueryClass};
 use crate::schema::{ColumnKind, Table};
 use crate::syntax::ast::{
@@ -76,7 +79,24 @@ pub struct Suggestion {
 }
 
 impl Suggestion {
-    /// The complete fix as CQL: the CREATE TABLE (if any), then the query.
+    /// Whether the suggestion has a design. One without only says, in its
+    /// help, why none is offered: every design found would be flagged by
+    /// the linter itself.
+    pub fn has_design(&self) -> bool {
+        !self.rewritten_query.is_empty()
+    }
+
+    fn without_design(help: String) -> Suggestion {
+        Suggestion {
+            table_name: String::new(),
+            help,
+            create_table: String::new(),
+            rewritten_query: String::new(),
+        }
+    }
+
+    /// The complete fix as CQL: the CREATE TABLE (if any), then the query;
+    /// empty without a design.
     pub fn script(&self) -> String {
         if self.create_table.is_empty() {
             self.rewritten_query.clone()
@@ -92,11 +112,14 @@ impl Suggestion {
 /// multi-partition read, restricts nothing, restricts no column by equality,
 /// uses a relation a query table cannot carry over (`token(…)`, `LIKE`, map
 /// entries), or when its table cannot be resolved.
+/// The design must lint clean under the default configuration.
 pub fn suggest_query_table(planner: &PlanContext, select: &Select) -> Option<Suggestion> {
     if !needs_query_table(planner, select) {
         return None;
     }
-    suggest_with_scratch(planner, select, &mut Verifier::default())
+    let config = LintConfig::default();
+    suggest_with_scratch(planner, select, &mut Verifier::default(), &config)
+        .filter(Suggestion::has_design)
 }
 
 /// Checks suggestions, remembering what it found: whether a suggested table
@@ -106,7 +129,18 @@ pub fn suggest_query_table(planner: &PlanContext, select: &Select) -> Option<Sug
 #[derive(Debug, Default)]
 struct Verifier {
     scratch: Option<PlanContext>,
-    verified: std::collections::HashMap<String, bool>,
+    verified: std::collections::HashMap<String, Verdict>,
+}
+
+/// What checking a design found.
+#[derive(Debug, Clone)]
+enum Verdict {
+    /// It serves the query from one partition and lints clean.
+    Clean,
+    /// It does not serve the query from one partition.
+    Fails,
+    /// It serves the query but is flagged: the help saying so.
+    Flagged(String),
 }
 
 /// The query with every value replaced by a bind marker (IN lists keep
@@ -146,6 +180,7 @@ fn suggest_with_scratch(
     planner: &PlanContext,
     select: &Select,
     verifier: &mut Verifier,
+    config: &LintConfig,
 ) -> Option<Suggestion> {
     if select.where_clause.is_empty() {
         return None;
@@ -179,12 +214,42 @@ fn suggest_with_scratch(
         rewritten_query,
     };
     let key = format!("{}|{}", suggestion.create_table, shape_signature(select));
-    if let Some(known) = verifier.verified.get(&key) {
-        return known.then_some(suggestion);
+    let verdict = match verifier.verified.get(&key) {
+        Some(known) => known.clone(),
+        None => {
+            let verdict = verify(planner, &suggestion, &design, verifier, config);
+            verifier.verified.insert(key, verdict.clone());
+            verdict
+        }
+    };
+    match verdict {
+        Verdict::Clean => Some(suggestion),
+        Verdict::Fails => None,
+        Verdict::Flagged(help) => Some(Suggestion::without_design(help)),
     }
-    let serves = serves_one_partition(planner, &suggestion, &mut verifier.scratch);
-    verifier.verified.insert(key, serves);
-    serves.then_some(suggestion)
+}
+
+/// Checks a design: it must serve the query from one partition, and then
+/// lint clean under `config`.
+fn verify(
+    planner: &PlanContext,
+    suggestion: &Suggestion,
+    design: &Design,
+    verifier: &mut Verifier,
+    config: &LintConfig,
+) -> Verdict {
+    if !serves_one_partition(planner, suggestion, &mut verifier.scratch) {
+        return Verdict::Fails;
+    }
+    let Some(scratch) = verifier.scratch.as_ref() else {
+        return Verdict::Fails;
+    };
+    let findings = clean::design_findings(scratch, &suggestion.script(), config);
+    if findings.is_empty() {
+        return Verdict::Clean;
+    }
+    let partition: Vec<String> = design.partition_names().into_iter().map(quoted).collect();
+    Verdict::Flagged(clean::no_clean_design(&partition.join(", "), &findings))
 }
 
 /// Whether the query is one a query table should replace: refused, or
@@ -823,6 +888,7 @@ impl SuggestionCache {
         key: SuggestionKey<'_>,
         planner: &PlanContext,
         select: &Select,
+        config: &LintConfig,
     ) -> Option<Suggestion> {
         if let Some(known) = self.lookup(key) {
             return known;
@@ -831,7 +897,7 @@ impl SuggestionCache {
             self.remember(key, None);
             return None;
         }
-        self.get_needed(key, planner, select)
+        self.get_needed(key, planner, select, config)
     }
 
     /// [`SuggestionCache::get`] for a query already known to be refused or
@@ -841,6 +907,7 @@ impl SuggestionCache {
         key: SuggestionKey<'_>,
         planner: &PlanContext,
         select: &Select,
+        config: &LintConfig,
     ) -> Option<Suggestion> {
         if let Some(known) = self.lookup(key) {
             return known;
@@ -850,7 +917,7 @@ impl SuggestionCache {
             if verifier.0 != key.generation {
                 *verifier = (key.generation, Verifier::default());
             }
-            suggest_with_scratch(planner, select, &mut verifier.1)
+            suggest_with_scratch(planner, select, &mut verifier.1, config)
         };
         self.remember(key, found.clone());
         found

@@ -10,12 +10,14 @@
 mod batch;
 mod clauses;
 mod modify;
+mod partial;
 mod plan;
 mod relations;
 mod restriction;
 mod routing;
 mod select;
 
+pub use partial::{partial_plan, plan_explained, PartialPlan, PlanError, Understood};
 pub use plan::{
     Direction, PartitionTarget, Partitions, PaxosRound, Plan, QueryClass, StatementKind,
     TokenRange, TokenValue,

@@ -286,9 +286,9 @@ impl Shell {
 
     fn cql(&mut self, source: &str, statement: &ScriptStatement) -> Reply {
         if let Some(rest) = explain_target(&statement.text) {
-            return match self.session.plan(rest) {
+            return match self.session.explain(rest) {
                 Ok(plan) => Reply::out(trace::explain(&self.session, &plan)),
-                Err(error) => self.report(source, statement, &error),
+                Err(refused) => self.report_refused(source, statement, *refused),
             };
         }
         // The shell pages as cqlsh does (100 rows) until PAGING OFF, and
@@ -366,6 +366,34 @@ impl Shell {
             error,
             self.settings.color,
         ))
+    }
+
+    /// An EXPLAIN the planner stopped on: the partial plan, then the error
+    /// as [`Shell::report`] gives it (in JSON Lines, one error record with
+    /// the partial plan as its `plan`).
+    fn report_refused(
+        &self,
+        source: &str,
+        statement: &ScriptStatement,
+        refused: crate::planner::PlanError,
+    ) -> Reply {
+        let Some(partial) = refused.partial else {
+            return self.report(source, statement, &refused.error);
+        };
+        let error = &refused.error;
+        if self.settings.format == Format::Json {
+            let rejected = error.kind() != crate::error::ErrorKind::Unavailable;
+            let mut record = crate::render::json::error_json(None, statement.line, error, rejected);
+            record["plan"] = serde_json::to_value(&*partial).unwrap_or_default();
+            let mut reply = Reply::line(record.to_string());
+            reply.failed = true;
+            return reply;
+        }
+        let mut reply = self.report(source, statement, error);
+        reply
+            .out
+            .insert(0, trace::explain_refused(&self.session, &partial, error));
+        reply
     }
 
     /// The `FILE:` of batch mode's `FILE:LINE:` prefix; none interactively.

@@ -34,6 +34,7 @@ impl Ord for Value {
     #[inline]
     fn cmp(&self, other: &Value) -> Ordering {
         use Value::*;
+        crate::work::count_comparison();
         match (self, other) {
             (Int(a), Int(b)) => a.cmp(b),
             (Bigint(a), Bigint(b)) | (Timestamp(a), Timestamp(b)) => a.cmp(b),

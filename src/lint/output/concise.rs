@@ -13,5 +13,8 @@ pub fn line(finding: &Finding) -> String {
 
 /// Every finding, one line each.
 pub fn render_all(findings: &[Finding]) -> String {
-    findings.iter().map(|f| line(f) + "\n").collect()
+    super::in_file_order(findings)
+        .into_iter()
+        .map(|f| line(f) + "\n")
+        .collect()
 }

@@ -39,5 +39,8 @@ pub fn command(finding: &Finding) -> String {
 
 /// Every finding, one command per line.
 pub fn render_all(findings: &[Finding]) -> String {
-    findings.iter().map(|f| command(f) + "\n").collect()
+    super::in_file_order(findings)
+        .into_iter()
+        .map(|f| command(f) + "\n")
+        .collect()
 }

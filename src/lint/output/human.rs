@@ -106,7 +106,7 @@ pub fn render_one(finding: &Finding, options: RenderOptions) -> String {
 /// Every finding, drawn, separated by blank lines.
 pub fn render_all(findings: &[Finding], options: RenderOptions) -> String {
     let mut out = String::new();
-    for finding in findings {
+    for finding in super::in_file_order(findings) {
         let text = render_one(finding, options);
         out.push_str(text.trim_end_matches('\n'));
         out.push_str("\n\n");

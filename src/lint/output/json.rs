@@ -26,8 +26,8 @@ pub fn record(finding: &Finding) -> Value {
 
 /// Every finding, one JSON object per line.
 pub fn render_all(findings: &[Finding]) -> String {
-    findings
-        .iter()
+    super::in_file_order(findings)
+        .into_iter()
         .map(|f| record(f).to_string() + "\n")
         .collect()
 }

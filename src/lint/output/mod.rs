@@ -10,6 +10,7 @@ pub mod human;
 pub mod json;
 pub mod sarif;
 
+use std::collections::HashMap;
 use std::fmt;
 
 use super::{Finding, Level, Rule};
@@ -81,6 +82,24 @@ pub fn render(
     }
 }
 
+/// `findings` in file order: files as they first appear, and within a
+/// file by line, then column. Rules report in the order they run and the
+/// rules that need every file report last, but a reader (and an editor
+/// jumping from one finding to the next) walks the file top to bottom.
+pub fn in_file_order(findings: &[Finding]) -> Vec<&Finding> {
+    let mut files: HashMap<&str, usize> = HashMap::new();
+    for finding in findings {
+        let next = files.len();
+        files.entry(&finding.location.file).or_insert(next);
+    }
+    let mut ordered: Vec<&Finding> = findings.iter().collect();
+    ordered.sort_by_key(|f| {
+        let l = &f.location;
+        (files[l.file.as_str()], l.line, l.column)
+    });
+    ordered
+}
+
 /// How many findings of each level.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Counts {
@@ -136,7 +155,7 @@ pub fn summary(findings: &[Finding]) -> String {
 /// naming the finding it fixes. Empty when no finding has one.
 pub fn suggestions(findings: &[Finding]) -> String {
     let mut out = String::new();
-    for finding in findings {
+    for finding in in_file_order(findings) {
         let Some(suggestion) = &finding.suggestion else {
             continue;
         };

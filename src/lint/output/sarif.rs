@@ -101,8 +101,8 @@ pub fn result(finding: &Finding, rule_index: Option<usize>) -> Value {
 /// The whole log.
 pub fn log(findings: &[Finding], rules: &[Box<dyn Rule>]) -> Value {
     let descriptors: Vec<Value> = rules.iter().map(|r| rule_descriptor(r.as_ref())).collect();
-    let results: Vec<Value> = findings
-        .iter()
+    let results: Vec<Value> = super::in_file_order(findings)
+        .into_iter()
         .map(|f| {
             let index = rules.iter().position(|r| r.code() == f.code);
             result(f, index)

@@ -36,12 +36,15 @@ impl Rule for AllowFiltering {
          partition to return a few rows. The query gets slower as the table grows, and can \
          time out or hit `tombstone_failure_threshold`.\n\n\
          ## Example\n\n\
-         ```cql\nSELECT * FROM users WHERE country = 'TW' ALLOW FILTERING;\n```\n\n\
+         ```cql\nSELECT * FROM users WHERE email = 'ada@example.com' ALLOW FILTERING;\n```\n\n\
          ## Instead\n\n\
          A table whose primary key answers the question, written alongside the original:\n\n\
-         ```cql\nCREATE TABLE users_by_country (country text, user_id uuid, email text,\n    \
-         PRIMARY KEY (country, user_id));\n\
-         SELECT * FROM users_by_country WHERE country = 'TW';\n```\n\n\
+         ```cql\nCREATE TABLE users_by_email (email text, user_id uuid, country text,\n    \
+         PRIMARY KEY (email, user_id));\n\
+         SELECT * FROM users_by_email WHERE email = 'ada@example.com';\n```\n\n\
+         A key of few values (`country`) would make each value a hot partition \
+         (`hot-partition`, M002): no query table is suggested for such a query unless it \
+         also fixes a column of many values, or bounds a time range to bucket by.\n\n\
          ## Options\n\nNone.\n\n\
          ## References\n\n\
          Cassandra guardrail `allow_filtering_enabled`; `reference/restrictions.md` §5; \

@@ -35,13 +35,16 @@ impl Rule for AllowFilteringRequired {
          (see `allow-filtering`, Q002).\n\n\
          ## Example\n\n\
          ```cql\nCREATE TABLE users (user_id uuid PRIMARY KEY, email text, country text);\n\
-         SELECT * FROM users WHERE country = 'TW';\n```\n\n\
+         SELECT * FROM users WHERE email = 'ada@example.com';\n```\n\n\
          ## Instead\n\n\
          Serve the query from a table keyed by the columns it restricts, written alongside the \
          original:\n\n\
-         ```cql\nCREATE TABLE users_by_country (country text, user_id uuid, email text,\n    \
-         PRIMARY KEY (country, user_id));\n\
-         SELECT * FROM users_by_country WHERE country = 'TW';\n```\n\n\
+         ```cql\nCREATE TABLE users_by_email (email text, user_id uuid, country text,\n    \
+         PRIMARY KEY (email, user_id));\n\
+         SELECT * FROM users_by_email WHERE email = 'ada@example.com';\n```\n\n\
+         A key of few values (`country`) would make each value a hot partition \
+         (`hot-partition`, M002): no query table is suggested for such a query unless it \
+         also fixes a column of many values, or bounds a time range to bucket by.\n\n\
          When a query-table suggestion can be derived, the finding carries it.\n\n\
          ## Options\n\nNone.\n\n\
          ## References\n\n\
@@ -78,7 +81,9 @@ pub(super) fn with_suggestion(cx: &StatementContext<'_>, f: &mut Finding) {
         return;
     };
     if let Some(s) = cx.suggestion(select) {
-        f.suggestion = Some(s.script());
+        if s.has_design() {
+            f.suggestion = Some(s.script());
+        }
         f.help = Some(s.help);
     }
 }

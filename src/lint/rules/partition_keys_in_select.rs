@@ -111,12 +111,7 @@ impl Rule for PartitionKeysInSelect {
 
 /// How many different terms a list holds.
 fn distinct(terms: &[Term]) -> u64 {
-    let mut seen: Vec<&Term> = Vec::new();
-    for term in terms {
-        if !seen.contains(&term) {
-            seen.push(term);
-        }
-    }
+    let seen: std::collections::HashSet<&Term> = terms.iter().collect();
     seen.len() as u64
 }
 

@@ -375,9 +375,14 @@ impl Rule for QueryNotServed {
                 offset: query.source.offset,
                 generation: cx.generation,
             };
-            match cx.suggestions.get_needed(key, cx.planner, &qualified) {
+            match cx
+                .suggestions
+                .get_needed(key, cx.planner, &qualified, cx.config)
+            {
                 Some(suggestion) => {
-                    f.suggestion = Some(suggestion.script());
+                    if suggestion.has_design() {
+                        f.suggestion = Some(suggestion.script());
+                    }
                     f.help = Some(suggestion.help);
                 }
                 None => {

@@ -208,13 +208,38 @@ fn an_in_list_leads_the_clustering_columns() {
     let ctx = context(USERS);
     let s = suggest(
         &ctx,
-        "SELECT * FROM users WHERE country = 'TW' AND name IN ('a', 'b') ALLOW FILTERING",
+        "SELECT * FROM users WHERE email = 'a@b' AND name IN ('a', 'b') ALLOW FILTERING",
     )
     .expect("a suggestion");
     assert!(s
         .create_table
-        .contains("PRIMARY KEY (country, name, user_id)"));
+        .contains("PRIMARY KEY (email, name, user_id)"));
     assert_eq!(class_on_new_table(&ctx, &s), QueryClass::PartitionScan);
+}
+
+#[test]
+fn a_key_of_few_values_is_not_offered() {
+    // users_by_country would be the hot partition of rule M002; the query
+    // has nothing else to key by, so the cache says why instead.
+    let ctx = context(USERS);
+    let query = select("SELECT * FROM users WHERE country = 'TW' ALLOW FILTERING");
+    assert_eq!(suggest_query_table(&ctx, &query), None);
+    let key = SuggestionKey {
+        file: "q.cql",
+        offset: 0,
+        generation: 0,
+    };
+    let config = LintConfig::default();
+    let s = SuggestionCache::default()
+        .get(key, &ctx, &query, &config)
+        .expect("a reason");
+    assert!(!s.has_design());
+    assert_eq!(s.script(), "");
+    assert!(
+        s.help.contains("(country) would draw hot-partition (M002)"),
+        "{}",
+        s.help
+    );
 }
 
 #[test]

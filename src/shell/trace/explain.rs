@@ -15,7 +15,7 @@ use super::paint::{plural, Paint, Tone};
 pub(crate) const LABEL: usize = 15;
 
 /// Most partitions an IN list shows before eliding the rest.
-const MAX_PARTITIONS: usize = 8;
+pub(crate) const MAX_PARTITIONS: usize = 8;
 
 /// How much of the plan a block shows: all of it for EXPLAIN, or what the
 /// ring and metrics do not already show for TRACING.
@@ -64,7 +64,7 @@ pub(crate) fn field(label: &str, value: &str) -> String {
 }
 
 /// A continuation line under a field.
-fn more(value: &str) -> String {
+pub(crate) fn more(value: &str) -> String {
     format!("  {:<LABEL$}{value}", "")
 }
 
@@ -161,7 +161,7 @@ fn routing_text(plan: &Plan, target: &PartitionTarget) -> String {
 }
 
 /// `token range (a, b]`, open ends written `min` and `max`.
-fn range_text(range: &TokenRange) -> String {
+pub(crate) fn range_text(range: &TokenRange) -> String {
     let open = if range.start_inclusive { '[' } else { '(' };
     let close = if range.end_inclusive { ']' } else { ')' };
     format!(

@@ -19,6 +19,7 @@ mod cluster;
 mod explain;
 mod marks;
 mod paint;
+mod refused;
 mod ring;
 mod wide_row;
 
@@ -38,6 +39,17 @@ use ring::Role;
 /// replicas, the rows sought and the nodes reached before paying for them.
 pub fn explain(session: &Session, plan: &Plan) -> String {
     explain::block(session, plan, Paint { color: false })
+}
+
+/// `EXPLAIN` of a statement the planner stopped on: what it had
+/// established (table, restrictions, partitions), without the error, which
+/// is reported as every error is.
+pub fn explain_refused(
+    session: &Session,
+    partial: &crate::planner::PartialPlan,
+    error: &crate::error::Error,
+) -> String {
+    refused::block(session, partial, error, Paint { color: false })
 }
 
 /// What TRACING ON prints after a query's rows: the seed's demo in text —
