@@ -24,16 +24,13 @@ REPO = HERE.parent.parent
 
 
 def load_cassandra_side():
-    """cassandra_side.py from scripts/difftest/ (after the move) or
-    scripts/oracle/ (where its author keeps it today)."""
-    for place in (HERE / "cassandra_side.py", REPO / "scripts" / "oracle" / "cassandra_side.py"):
-        if place.is_file():
-            spec = importlib.util.spec_from_file_location("cassandra_side", place)
-            mod = importlib.util.module_from_spec(spec)
-            sys.modules["cassandra_side"] = mod
-            spec.loader.exec_module(mod)
-            return mod
-    raise ImportError("cassandra_side.py found neither in scripts/difftest/ nor in scripts/oracle/")
+    """cassandra_side.py, beside this file."""
+    place = HERE / "cassandra_side.py"
+    spec = importlib.util.spec_from_file_location("cassandra_side", place)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["cassandra_side"] = mod
+    spec.loader.exec_module(mod)
+    return mod
 
 
 def render(text: str, ks: str) -> str:

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Creates (or reuses) target/oracle-venv with scripts/oracle/requirements.txt
+# Creates (or reuses) target/oracle-venv with scripts/difftest/requirements.txt
 # installed, and prints its python's path on the first run only; silent when
 # the venv is already up to date. Usage:
-#   scripts/oracle/venv.sh && target/oracle-venv/bin/python ...
+#   scripts/difftest/venv.sh && target/oracle-venv/bin/python ...
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"

@@ -2,8 +2,8 @@
 in widerow's `--format json` shape: the quickest way to ask the oracle what Cassandra
 says, beside `widerow --format json -f FILE`.
 
-    scripts/oracle/ask FILE.cql            # or: echo "…;" | scripts/oracle/ask -
-    ORACLE_PORT=19242 scripts/oracle/ask FILE.cql
+    scripts/oracle-ask FILE.cql            # or: echo "…;" | scripts/oracle-ask -
+    ORACLE_PORT=19242 scripts/oracle-ask FILE.cql
 
 The node must be running (`scripts/cassandra/node start --wait`); every user keyspace
 is dropped first unless --keep is given, so a script starts from an empty schema.

@@ -2,7 +2,7 @@
 and write each result as ONE record in widerow's JSON Lines shape.
 
 Start a node with ``scripts/cassandra/node start --wait`` (CQL on 127.0.0.1:19042),
-make the venv with ``scripts/oracle/venv.sh``, then::
+make the venv with ``scripts/difftest/venv.sh``, then::
 
     import cassandra_side as cs
     session = cs.connect()                       # protocol v5, retries while the node warms up

@@ -1,8 +1,8 @@
-"""Runs scripts/oracle/all_types.cql on the Cassandra node and on widerow and
+"""Runs scripts/difftest/all_types.cql on the Cassandra node and on widerow and
 compares the two record by record: a check of cassandra_side's value formatting
 (and of widerow's). Exit 1 on any difference.
 
-    scripts/oracle/venv.sh && target/oracle-venv/bin/python scripts/oracle/check_types.py
+    scripts/difftest/venv.sh && target/oracle-venv/bin/python scripts/difftest/check_types.py
         [--host 127.0.0.1] [--port 19042] [--widerow target/release/widerow]
 """
 
@@ -15,7 +15,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import cassandra_side as cs  # noqa: E402
-from compare import differences, load_record  # noqa: E402
+from records import differences, load_record  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(HERE))
 

@@ -35,7 +35,7 @@ sys.path.insert(0, HERE)
 REPO = os.path.dirname(os.path.dirname(HERE))
 
 import cassandra_side as cs  # noqa: E402
-from compare import differences, load_record  # noqa: E402
+from records import differences, load_record  # noqa: E402
 
 NODE = os.path.join(REPO, "scripts", "cassandra", "node")
 WIDEROW = os.environ.get("WIDEROW_BIN") or os.path.join(REPO, "target", "release", "widerow")
