@@ -23,6 +23,7 @@ pub(crate) mod compiled_insert;
 mod conditions;
 pub(crate) mod functions;
 pub(crate) mod json_insert;
+mod like;
 mod mutation;
 mod read;
 pub(crate) mod restrict;

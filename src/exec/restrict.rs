@@ -61,6 +61,11 @@ pub(crate) enum Predicate<'t> {
     },
     /// `token(k…) op t`
     Token { op: Operator, token: i64 },
+    /// `col LIKE 'pattern'`
+    Like {
+        column: &'t Column,
+        like: super::like::Like,
+    },
 }
 
 /// Evaluates every relation of a WHERE clause.
@@ -239,7 +244,13 @@ fn compile_one<'t>(
             op: *op,
             token: token_value(table, value, binds, fcx)?,
         },
-        RelationKind::Like { .. } | RelationKind::IsNotNull { .. } => return Ok(None),
+        RelationKind::Like { column: c, value } => {
+            let column = column(table, &c.name)?;
+            let pattern = eval_term(value, &column.data_type, &column.name, binds, fcx)?;
+            let like = super::like::Like::new(table, column, &pattern)?;
+            Predicate::Like { column, like }
+        }
+        RelationKind::IsNotNull { .. } => return Ok(None),
     };
     Ok(Some(predicate))
 }
@@ -538,6 +549,7 @@ pub(crate) fn matches(predicate: &Predicate<'_>, row: &RowView<'_>) -> bool {
             let v = row.value(column);
             !v.is_null() && values.contains(&v)
         }
+        Predicate::Like { column, like } => like.holds(row.value(column).as_ref()),
         Predicate::Contains { column, key, value } => match (row.value(column).as_ref(), key) {
             (Value::List(items) | Value::Set(items), _) => items.contains(value),
             (Value::Map(entries), true) => entries.iter().any(|(k, _)| k == value),
