@@ -138,7 +138,10 @@ class Harness:
         self.norm = cmp.Normalisers()
         self.stats = Stats()
         self.divs: dict[str, Divergence] = {}
-        self.run_id = args.seed
+        # Keyspace names are the seed and this process: a rerun with the
+        # same seed on a node that kept the last run's keyspaces must not
+        # collide with them.
+        self.run_id = f"{args.seed}p{os.getpid()}"
         self.trial_no = 0
         self.main_w = (0, 0.0)
         self.main_c = (0, 0.0)
