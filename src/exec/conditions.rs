@@ -10,7 +10,9 @@ use std::borrow::Cow;
 use crate::error::Error;
 use crate::schema::{Column, Table};
 use crate::storage::{ClusteringKey, PartitionPosition, Store};
-use crate::syntax::ast::{ColumnRef, ConditionKind, IfClause, InValues, NativeType, Operator};
+use crate::syntax::ast::{
+    AssignmentKind, ColumnRef, ConditionKind, IfClause, InValues, NativeType, Operator,
+};
 use crate::types::{DataType, Value};
 
 use super::bind::eval_term;
@@ -98,7 +100,7 @@ pub(crate) fn check<'t>(
         return Err(no_partition_error(statement));
     };
     let target = match target_of(table, m) {
-        Target::Static if conditions_read_a_row(table, statement) => {
+        Target::Static if !applies_only_to_static(table, statement) => {
             row_of_where(table, statement, env)?.map_or(Target::Static, Target::Row)
         }
         target => target,
@@ -156,28 +158,47 @@ fn target_of(table: &Table, m: &Mutation<'_>) -> Target {
     }
 }
 
-/// A write of static cells only whose IF names a regular column: Cassandra
-/// then reads the row its WHERE clause names, not the static row
-/// (`ModificationStatement.appliesOnlyToStaticColumns` counts the
-/// conditions too, and `createClustering` keeps the WHERE's clustering).
-fn conditions_read_a_row(table: &Table, statement: &super::Write<'_>) -> bool {
-    let clause = match statement {
-        super::Write::Update(u) => &u.if_clause,
-        super::Write::Delete(d) => &d.if_clause,
-        super::Write::Insert(_) => return false,
+/// Whether a write touches the static row alone: no regular column among
+/// its assignments, deleted columns or conditions, and at least one static
+/// one (`ModificationStatement.appliesOnlyToStaticColumns`). Any other
+/// write addresses the row its WHERE clause names, even when it writes no
+/// cell there (an empty collection added, an UPDATE whose only cells are
+/// static but whose IF reads a regular column).
+fn applies_only_to_static(table: &Table, statement: &super::Write<'_>) -> bool {
+    let is_static = |name: &str| table.column(name).is_some_and(Column::is_static);
+    let (columns, clause): (Vec<&str>, _) = match statement {
+        super::Write::Update(u) => (
+            u.assignments
+                .iter()
+                .map(|a| match &a.kind {
+                    AssignmentKind::Set { target, .. } => target.column().name.as_str(),
+                    AssignmentKind::Apply { column, .. }
+                    | AssignmentKind::Prepend { column, .. } => column.name.as_str(),
+                })
+                .collect(),
+            &u.if_clause,
+        ),
+        super::Write::Delete(d) if d.targets.is_empty() => return false,
+        super::Write::Delete(d) => (
+            d.targets.iter().map(|t| t.column().name.as_str()).collect(),
+            &d.if_clause,
+        ),
+        super::Write::Insert(_) => return true,
     };
-    let Some(IfClause::Conditions(conditions)) = clause else {
-        return false;
+    let conditioned: Vec<&str> = match clause {
+        Some(IfClause::Conditions(conditions)) => conditions
+            .iter()
+            .map(|c| match &c.kind {
+                ConditionKind::Compare { target, .. } | ConditionKind::In { target, .. } => {
+                    target.column().name.as_str()
+                }
+                ConditionKind::Contains { column, .. } => column.name.as_str(),
+            })
+            .collect(),
+        _ => Vec::new(),
     };
-    conditions.iter().any(|c| {
-        let name = match &c.kind {
-            ConditionKind::Compare { target, .. } | ConditionKind::In { target, .. } => {
-                target.column()
-            }
-            ConditionKind::Contains { column, .. } => column,
-        };
-        table.column(&name.name).is_some_and(|col| !col.is_static())
-    })
+    let all: Vec<&str> = columns.into_iter().chain(conditioned).collect();
+    all.iter().all(|c| is_static(c)) && all.iter().any(|c| is_static(c))
 }
 
 fn row_of_where(

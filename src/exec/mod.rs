@@ -195,6 +195,7 @@ fn write_statements(
     let now_secs = run.now_secs();
     let mut mutations = Vec::new();
     let mut checks = Vec::new();
+    let mut deferred: Option<Error> = None;
     let conditional_batch = is_batch && statements.iter().any(|s| parts(s).1);
     for statement in statements {
         let (name, conditional) = parts(statement);
@@ -222,10 +223,28 @@ fn write_statements(
             env.timestamp = write::stamp(table, batch_using, &mut env)?.timestamp;
         }
         let first = mutations.len();
-        match statement {
-            Write::Insert(i) => mutations.push(write::insert(table, i, &mut env)?),
-            Write::Update(u) => mutations.append(&mut write::update(table, u, &mut env)?),
-            Write::Delete(d) => mutations.append(&mut write::delete(table, d, &mut env)?),
+        let built = match statement {
+            Write::Insert(i) => write::insert(table, i, &mut env).map(|m| vec![m]),
+            Write::Update(u) => write::update(table, u, &mut env),
+            Write::Delete(d) => write::delete(table, d, &mut env),
+        };
+        match built {
+            Ok(mut built) => mutations.append(&mut built),
+            // Cassandra reads what a list operation needs only once the
+            // condition holds (CQL3CasRequest.makeUpdates after appliesTo):
+            // the error waits for the condition.
+            Err(error) if (conditional || conditional_batch) && deferred.is_none() => {
+                let where_clause = match statement {
+                    Write::Update(u) => &u.where_clause,
+                    Write::Delete(d) => &d.where_clause,
+                    Write::Insert(_) => return Err(error),
+                };
+                let bare = write::bare_mutations(table, where_clause, &mut env)
+                    .map_err(|_| error.clone())?;
+                mutations.extend(bare);
+                deferred = Some(error);
+            }
+            Err(error) => return Err(error),
         }
         if conditional_batch {
             one_partition(table, statement, &mutations, first)?;
@@ -258,6 +277,9 @@ fn write_statements(
         ));
     }
     let outcome = conditions::outcome(&checks, is_batch, run.store, now_secs)?;
+    if let Some(error) = deferred.filter(|_| outcome.as_ref().is_none_or(|o| o.applied)) {
+        return Err(error);
+    }
     if outcome.as_ref().is_none_or(|o| o.applied) {
         let touched = views::before(run.ctx, run.store, &mutations, now_secs);
         mutation::apply(run.store, mutations, now_secs);

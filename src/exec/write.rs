@@ -505,6 +505,23 @@ fn list_element_keys(
     })
 }
 
+/// One mutation without operations for each partition a WHERE clause
+/// names: what a conditional write's condition is read against when its
+/// operations could not be built before the condition was known.
+pub(crate) fn bare_mutations<'t>(
+    table: &'t Table,
+    where_clause: &[crate::syntax::ast::Relation],
+    env: &mut WriteEnv<'_, '_>,
+) -> Result<Vec<Mutation<'t>>, Error> {
+    let predicates = restrict::compile(table, where_clause, env.binds, env.fcx, &env.limits)?;
+    let targets = targets(table, &predicates)?;
+    targets
+        .partitions
+        .into_iter()
+        .map(|key| mutation(table, key))
+        .collect()
+}
+
 /// The one clustering row a WHERE clause pins, every clustering column to
 /// one value, if it does.
 pub(crate) fn pinned_row(
