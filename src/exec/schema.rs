@@ -41,6 +41,14 @@ pub(crate) fn run_schema(
     let mut result = ResultSet::ok();
     result.warnings = applied.warnings;
     result.notes = applied.notes;
+    if let Statement::CreateIndex(index) = statement {
+        // `SASIIndex.USAGE_WARNING`, sent with every CREATE of a SASI index.
+        if index.using.as_deref() == Some("org.apache.cassandra.index.sasi.SASIIndex") {
+            result.warnings.push(
+                "SASI indexes are experimental and are not recommended for production use.".into(),
+            );
+        }
+    }
     if matches!(statement, Statement::CreateMaterializedView(_)) {
         // `View.USAGE_WARNING`, sent with every CREATE MATERIALIZED VIEW.
         result.warnings.push(
