@@ -61,10 +61,18 @@ class Normalisers:
     # Each returns True when it makes (a, b) agree; column name given for
     # cell-level ones.
     def ttl_tolerance(self, col: str, a, b) -> bool:
-        """ttl() counts down in seconds: equal within TTL_TOLERANCE_S."""
-        if col.startswith("ttl(") and isinstance(a, int) and isinstance(b, int):
-            return abs(a - b) <= TTL_TOLERANCE_S
-        return False
+        """ttl() counts down in seconds: equal within TTL_TOLERANCE_S, element by
+        element for a non-frozen collection's list of TTLs."""
+        if not col.startswith("ttl("):
+            return False
+
+        def close(x, y) -> bool:
+            if isinstance(x, list) and isinstance(y, list):
+                return len(x) == len(y) and all(close(p, q) for p, q in zip(x, y))
+            if isinstance(x, int) and isinstance(y, int):
+                return abs(x - y) <= TTL_TOLERANCE_S
+            return x is None and y is None
+        return close(a, b)
 
     def wallclock_writetime(self, col: str, a, b) -> bool:
         """writetime()/maxwritetime() of a cell an LWT wrote: both sides' own clocks."""

@@ -62,8 +62,17 @@ impl<'t> Meta<'t> {
     }
 
     fn many_cells(&self) -> bool {
-        super::write::is_collection_cells(&self.column.data_type)
+        (super::write::is_collection_cells(&self.column.data_type) || self.per_field())
             && matches!(self.part, Part::Whole | Part::Slice(..))
+    }
+
+    /// A whole non-frozen UDT: Cassandra keeps a cell per field and answers
+    /// with one entry per field (null for a field without a cell). widerow
+    /// keeps the value as one cell, so every field written shares its time
+    /// (`docs/divergences.md`, non-frozen UDTs).
+    fn per_field(&self) -> bool {
+        matches!(self.column.data_type, DataType::Udt { frozen: false, .. })
+            && matches!(self.part, Part::Whole)
     }
 
     fn result_type(&self) -> DataType {
@@ -93,6 +102,23 @@ impl<'t> Meta<'t> {
             };
         }
         match row.cell(self.column) {
+            Some(cell) if self.part_present(&cell, row.now_secs) && self.per_field() => {
+                match (self.function, cell.live_value(row.now_secs)) {
+                    (MetadataFunction::MaxWriteTime, _) => {
+                        self.of_cell(cell.timestamp, cell.expiry, row.now_secs)
+                    }
+                    (_, Some(Value::Udt(fields))) => Value::List(
+                        fields
+                            .iter()
+                            .map(|f| match f {
+                                Some(_) => self.of_cell(cell.timestamp, cell.expiry, row.now_secs),
+                                None => Value::Null,
+                            })
+                            .collect(),
+                    ),
+                    _ => Value::Null,
+                }
+            }
             Some(cell) if self.part_present(&cell, row.now_secs) => {
                 self.of_cell(cell.timestamp, cell.expiry, row.now_secs)
             }
