@@ -11,6 +11,9 @@ use widerow::StatementSplitter;
 pub struct Input {
     /// How messages name it: the path, or `<stdin>`.
     pub name: String,
+    /// A file on disk, not standard input or `-e` text: nothing waits for the
+    /// answer to one statement before sending the next.
+    pub is_file: bool,
     reader: Box<dyn BufRead>,
 }
 
@@ -28,6 +31,7 @@ impl Input {
         let file = File::open(path).map_err(|e| format!("{name}: {}", io_reason(&e)))?;
         Ok(Input {
             name,
+            is_file: true,
             reader: Box::new(BufReader::new(file)),
         })
     }
@@ -36,6 +40,7 @@ impl Input {
     pub fn stdin() -> Input {
         Input {
             name: "<stdin>".into(),
+            is_file: false,
             reader: Box::new(BufReader::new(io::stdin())),
         }
     }
@@ -44,6 +49,7 @@ impl Input {
     pub fn text(text: &str) -> Input {
         Input {
             name: "<stdin>".into(),
+            is_file: false,
             reader: Box::new(Cursor::new(text.as_bytes().to_vec())),
         }
     }
