@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Command-line comparison: the sensor data (benches/compare.rs's table and
 # rows) run by `widerow -f` beside the `sqlite3` shell on the same rows.
-# Whole processes, each under `/usr/bin/time -v` (wall time, CPU time, peak
-# memory), widerow and sqlite3 alternating run by run.
+# Whole processes, each under scripts/rusage.py (wall time, CPU time and
+# peak memory to the microsecond, in GNU `time -v`'s report lines), widerow
+# and sqlite3 alternating run by run.
 #
 #   scripts/cli-compare.sh [--rows N] [--slices N] [--runs N] [--dir DIR]
 #
@@ -43,11 +44,9 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-TIME=/usr/bin/time
 SQLITE=${SQLITE3:-/usr/bin/sqlite3}
-for tool in "$TIME" "$SQLITE"; do
-  [ -x "$tool" ] || { echo "cli-compare.sh: $tool not found" >&2; exit 1; }
-done
+[ -x "$SQLITE" ] || { echo "cli-compare.sh: $SQLITE not found" >&2; exit 1; }
+RUSAGE=("python3" "$root/scripts/rusage.py")
 
 if [ -z "$dir" ]; then
   dir=$(mktemp -d "${TMPDIR:-/tmp}/widerow-cli-compare.XXXXXX")
@@ -64,16 +63,16 @@ widerow=${WIDEROW_BIN:-$root/target/release/widerow}
 echo "generating $rows rows and $slices slices in $dir" >&2
 python3 "$root/scripts/gen-sensor-scripts.py" "$dir" --rows "$rows" --slices "$slices" >&2
 
-# `field NAME FILE`: the value of one line of GNU time's -v report.
+# `field NAME FILE`: the value of one line of the report.
 field() { sed -n "s/^[[:space:]]*$1: //p" "$2"; }
-# Wall clock as seconds: GNU time writes h:mm:ss or m:ss.ss.
+# Wall clock as seconds: the report writes m:ss.ssssss.
 wall_seconds() {
   field 'Elapsed (wall clock) time (h:mm:ss or m:ss)' "$1" |
-    awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; printf "%.2f\n", s }'
+    awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; printf "%.3f\n", s }'
 }
 cpu_seconds() {
   awk -v u="$(field 'User time (seconds)' "$1")" -v s="$(field 'System time (seconds)' "$1")" \
-    'BEGIN { printf "%.2f\n", u + s }'
+    'BEGIN { printf "%.3f\n", u + s }'
 }
 rss_kb() { field 'Maximum resident set size (kbytes)' "$1"; }
 
@@ -83,13 +82,13 @@ sqlite_load=("$SQLITE" -bail :memory: .read\ sensors.sql)
 widerow_slices=("$widerow" -f slices.cql)
 sqlite_slices=("$SQLITE" -bail :memory: .read\ sensors.sql .read\ slices.sql)
 
-# `timed NAME RUN`: runs process NAME under time -v, standard output
+# `timed NAME RUN`: runs process NAME under rusage.py, standard output
 # discarded; a failure (or sqlite3 writing to standard error) stops the script.
 timed() {
   local -n command=$1
   local log=$dir/$1.$2 rc=0
   echo "run $2: ${command[*]##*/}" >&2
-  (cd "$dir" && "$TIME" -v -o "$log.time" "${command[@]}" >/dev/null 2>"$log.err") || rc=$?
+  (cd "$dir" && "${RUSAGE[@]}" "$log.time" "${command[@]}" >/dev/null 2>"$log.err") || rc=$?
   if [ "$rc" -ne 0 ] || { [ "${1%%_*}" = sqlite ] && [ -s "$log.err" ]; }; then
     echo "cli-compare.sh: ${command[*]} exited with $rc; its standard error ends:" >&2
     tail -n 20 "$log.err" >&2
@@ -166,7 +165,7 @@ ratios() {
   local sorted
   sorted=$(printf '%s\n' "${list[@]}" | sort -g)
   printf '%s: median **%s×** (%s–%s)' "$(joined "${list[@]}")" \
-    "$(echo "$sorted" | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }')" \
+    "$(echo "$sorted" | awk '{ a[NR] = $1 } END { printf "%.2f", (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }')" \
     "$(echo "$sorted" | head -n 1)" "$(echo "$sorted" | tail -n 1)"
 }
 
