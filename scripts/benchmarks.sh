@@ -17,6 +17,9 @@
 #   memory    /usr/bin/time -v widerow -f res_big.cql / res_small.cql
 #   copy      /usr/bin/time -v widerow -f copy.cql / inserts.cql
 #   cli       scripts/cli-compare.sh: widerow -f against the sqlite3 shell
+#             (a tenth of $CLI_ROWS INSERTs; the slice workload, with
+#             the $CLI_ROWS-INSERT load alone beside it), and
+#             cargo bench --bench render, the printing floor beside it
 #   repl      scripts/repl-soak.py: a REPL session of $REPL_STATEMENTS statements
 #
 # Options:
@@ -33,7 +36,8 @@
 #   WIDEROW_BENCH_SCALING  1 (default) to add compare's scaling run, 0 not to
 #   WIDEROW_BENCH_PASSES   passes of each compare workload, best kept (default 3)
 #   LINT_RUNS              separate runs of the lint bench (default 5)
-#   CLI_ROWS, CLI_RUNS     rows and runs of `cli` (default 1000000 and 1)
+#   CLI_ROWS, CLI_RUNS     rows and runs of `cli` (default 1000000 and 3)
+#   CLI_SLICES             SELECTs of `cli`'s slice workload (default 10000)
 #   MEMORY_STATEMENTS      INSERTs of `memory`'s big script (default 1000000)
 #   COPY_ROWS, COPY_RUNS   rows and runs of `copy` (default 1000000 and 2)
 #   REPL_STATEMENTS        statements typed into `repl`'s session (default 100000)
@@ -72,7 +76,7 @@ done
 
 if [ "$quick" = 1 ]; then
   : "${WIDEROW_BENCH_SENSORS:=10}" "${WIDEROW_BENCH_SCALING:=0}" "${LINT_RUNS:=1}"
-  : "${CLI_ROWS:=10000}" "${MEMORY_STATEMENTS:=20000}" "${COPY_ROWS:=20000}" "${COPY_RUNS:=1}" "${REPL_STATEMENTS:=500}"
+  : "${CLI_ROWS:=10000}" "${CLI_SLICES:=100}" "${MEMORY_STATEMENTS:=20000}" "${COPY_ROWS:=20000}" "${COPY_RUNS:=1}" "${REPL_STATEMENTS:=500}"
   hyperfine_runs=(--warmup 3 --runs 20)
   criterion_args=(--quick)
 else
@@ -83,7 +87,9 @@ sensors=${WIDEROW_BENCH_SENSORS:-1000}
 scaling=${WIDEROW_BENCH_SCALING:-1}
 lint_runs=${LINT_RUNS:-5}
 cli_rows=${CLI_ROWS:-1000000}
-cli_runs=${CLI_RUNS:-1}
+cli_runs=${CLI_RUNS:-3}
+cli_slices=${CLI_SLICES:-10000}
+cli_small=$((cli_rows / 10))
 memory_statements=${MEMORY_STATEMENTS:-1000000}
 copy_rows=${COPY_ROWS:-1000000}
 copy_runs=${COPY_RUNS:-2}
@@ -101,7 +107,7 @@ describe() {
     startup) echo "hyperfine -N ${hyperfine_runs[*]} 'target/release/widerow --schema s.cql -e \"SELECT * FROM ks.t WHERE k = 1\"'${CQLSH:+ '$CQLSH --version'}" ;;
     memory) echo "/usr/bin/time -v target/release/widerow -f res_small.cql; /usr/bin/time -v target/release/widerow -f res_big.cql   # scripts/gen-load-scripts.py same-rows DIR --statements $memory_statements" ;;
     copy) echo "/usr/bin/time -v target/release/widerow -f copy.cql; /usr/bin/time -v target/release/widerow -f inserts.cql   # runs of each: $copy_runs; scripts/gen-load-scripts.py users DIR --rows $copy_rows" ;;
-    cli) echo "scripts/cli-compare.sh --rows $cli_rows --runs $cli_runs" ;;
+    cli) echo "scripts/cli-compare.sh --rows $cli_small --runs $cli_runs; scripts/cli-compare.sh --rows $cli_rows --slices $cli_slices --runs $cli_runs; cargo bench --bench render" ;;
     repl) echo "scripts/repl-soak.py --statements $repl_statements" ;;
   esac
 }
@@ -266,8 +272,24 @@ section_copy() {
 }
 
 section_cli() {
-  scripts/cli-compare.sh --rows "$cli_rows" --runs "$cli_runs" --dir "$work/cli" >"$work/cli.body"
-  { header cli; cat "$work/cli.body"; } >"$work/cli.md"
+  scripts/cli-compare.sh --rows "$cli_small" --runs "$cli_runs" --dir "$work/cli-small" >"$work/cli.small"
+  rm -rf "$work/cli-small"
+  scripts/cli-compare.sh --rows "$cli_rows" --slices "$cli_slices" --runs "$cli_runs" --dir "$work/cli" >"$work/cli.slices"
+  rm -rf "$work/cli"
+  cargo bench --bench render | tee "$work/cli.floor"
+  { header cli
+    echo "#### $(per_second "$cli_small" 1) INSERTs"
+    echo
+    cat "$work/cli.small"
+    echo
+    echo "#### $(per_second "$cli_rows" 1) INSERTs, alone and then $(per_second "$cli_slices" 1) slices printed"
+    echo
+    cat "$work/cli.slices"
+    echo
+    echo "#### The floor: printing the same rows with no engine (\`cargo bench --bench render\`)"
+    echo
+    grep '^|' "$work/cli.floor"
+  } >"$work/cli.md"
 }
 
 section_repl() {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the sensor data of `benches/compare.rs` as two scripts.
 
-    scripts/gen-sensor-scripts.py DIR [--rows N]
+    scripts/gen-sensor-scripts.py DIR [--rows N] [--slices N]
 
 - DIR/sensors.cql: the keyspace and table, `USE iot;`, then one INSERT per
   reading, for `widerow -f DIR/sensors.cql`;
@@ -19,11 +19,22 @@ milliseconds since the epoch, as compare.rs binds them.
 
 --rows N (default 1,000,000) must be a multiple of 1,000 (10 days × 100
 readings per sensor). The schema text is compare.rs's SCHEMA and SQL_SCHEMA.
+
+--slices N (default 0: none) also writes the slice workload, N reads of one
+whole partition (one sensor's day: 100 rows) each, the partitions in a fixed
+pseudo-random order (all of them before any repeats):
+
+- DIR/slices.cql: sensors.cql followed by the N SELECTs, for
+  `widerow -f DIR/slices.cql` (the load and the reads in one process);
+- DIR/slices.sql: the same N SELECTs in SQLite's terms, for
+  `sqlite3 :memory: '.read sensors.sql' '.read slices.sql'`.
 """
 
 import argparse
 import datetime
 import os
+import random
+import shutil
 import sys
 
 DAYS = 10
@@ -53,11 +64,36 @@ def number(x: float) -> str:
     return repr(x)
 
 
+def slice_keys(sensors: int, count: int):
+    """`count` (sensor, day) partitions: every partition once in a shuffled
+    order (seed 1, so every run reads the same), then again, until `count`."""
+    keys = [(s, d) for s in range(sensors) for d in range(DAYS)]
+    random.Random(1).shuffle(keys)
+    return [keys[i % len(keys)] for i in range(count)]
+
+
+def write_slices(directory: str, cql_path: str, sensors: int, dates, count: int) -> None:
+    """slices.cql (the load, then the reads) and slices.sql (the reads)."""
+    slices_cql = os.path.join(directory, "slices.cql")
+    slices_sql = os.path.join(directory, "slices.sql")
+    shutil.copyfile(cql_path, slices_cql)
+    with open(slices_cql, "a", buffering=1 << 20) as cql, open(slices_sql, "w", buffering=1 << 20) as sql:
+        for s, d in slice_keys(sensors, count):
+            sid = f"sensor-{s:05}"
+            cql.write(f"SELECT * FROM sensor_readings WHERE sensor_id = '{sid}' "
+                      f"AND reading_date = '{dates[d]}';\n")
+            sql.write(f"SELECT * FROM sensor_readings WHERE sensor_id = '{sid}' "
+                      f"AND reading_date = {FIRST_DAY + d};\n")
+    print(f"{count} slices: {slices_cql}, {slices_sql}")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("dir", help="directory to write sensors.cql and sensors.sql to")
     ap.add_argument("--rows", type=int, default=1_000_000,
                     help="number of rows, a multiple of 1000 (default 1000000)")
+    ap.add_argument("--slices", type=int, default=0,
+                    help="also write slices.cql and slices.sql with N partition reads")
     args = ap.parse_args()
     per_sensor = DAYS * READINGS
     if args.rows <= 0 or args.rows % per_sensor:
@@ -106,6 +142,8 @@ def main() -> int:
                 sql.write("".join(sql_lines))
         sql.write("COMMIT;\n")
         sql.write("SELECT total_changes();\n")
+    if args.slices > 0:
+        write_slices(args.dir, cql_path, sensors, dates, args.slices)
     print(f"{args.rows} rows ({sensors} sensors x {DAYS} days x {READINGS} readings): "
           f"{cql_path} ({os.path.getsize(cql_path)} bytes), {sql_path} ({os.path.getsize(sql_path)} bytes)")
     return 0

@@ -12,6 +12,9 @@ use widerow::StatementSplitter;
 pub struct Input {
     /// How messages name it: the path, or `<stdin>`.
     pub name: String,
+    /// A file on disk, not standard input or `-e` text: nothing waits for the
+    /// answer to one statement before sending the next.
+    pub is_file: bool,
     reader: Box<dyn BufRead>,
 }
 
@@ -29,13 +32,18 @@ impl Input {
         let reason = |e: io::Error| format!("{name}: {}", io_reason(&e));
         let file = File::open(path).map_err(reason)?;
         let reader = open_script(file).map_err(reason)?;
-        Ok(Input { name, reader })
+        Ok(Input {
+            name,
+            is_file: true,
+            reader,
+        })
     }
 
     /// Standard input.
     pub fn stdin() -> Input {
         Input {
             name: "<stdin>".into(),
+            is_file: false,
             reader: Box::new(BufReader::new(io::stdin())),
         }
     }
@@ -44,6 +52,7 @@ impl Input {
     pub fn text(text: &str) -> Input {
         Input {
             name: "<stdin>".into(),
+            is_file: false,
             reader: Box::new(Cursor::new(text.as_bytes().to_vec())),
         }
     }

@@ -49,7 +49,7 @@ pub fn run(input: Result<Input, String>, execute: bool, cli: &Cli) -> ExitCode {
     }
     let settings = session::settings(cli, false, cli.file.is_some());
     let mut shell = Shell::new(session, settings);
-    let mut out = Writer::new();
+    let mut out = Writer::new(!input.is_file);
     out.failed = schema_failures > 0;
     let name = input.name.clone();
     let mut statements = input.statements().with_line_commands(LINE_COMMANDS);
@@ -87,18 +87,30 @@ pub fn run(input: Result<Input, String>, execute: bool, cli: &Cli) -> ExitCode {
 
 /// Writes replies to standard output and standard error, and remembers
 /// whether a statement failed or asked to exit.
+///
+/// Standard output is buffered in large blocks: a script printing a million
+/// rows is otherwise a write per page. The buffer is flushed before anything
+/// goes to standard error (so the two streams interleave as the statements
+/// ran), at the end, and — unless the statements come from a `-f` file, which
+/// nobody answers — after every reply, so a program feeding statements on
+/// standard input sees each answer before it sends the next.
 struct Writer {
-    stdout: io::StdoutLock<'static>,
+    stdout: io::BufWriter<io::StdoutLock<'static>>,
+    flush_each_reply: bool,
     failed: bool,
     exit: bool,
     /// Standard output is gone (a closed pipe): stop running.
     broken: bool,
 }
 
+/// Bytes of standard output gathered before a write.
+const STDOUT_BUFFER: usize = 256 * 1024;
+
 impl Writer {
-    fn new() -> Writer {
+    fn new(flush_each_reply: bool) -> Writer {
         Writer {
-            stdout: io::stdout().lock(),
+            stdout: io::BufWriter::with_capacity(STDOUT_BUFFER, io::stdout().lock()),
+            flush_each_reply,
             failed: false,
             exit: false,
             broken: false,
@@ -113,8 +125,10 @@ impl Writer {
                 self.broken = true;
             }
         }
-        if !reply.err.is_empty() {
+        if !reply.err.is_empty() || self.flush_each_reply {
             self.flush();
+        }
+        if !reply.err.is_empty() {
             let mut stderr = io::stderr().lock();
             let _ = stderr.write_all(reply.err.as_bytes());
         }
@@ -123,6 +137,8 @@ impl Writer {
     }
 
     fn flush(&mut self) {
-        let _ = self.stdout.flush();
+        if self.stdout.flush().is_err() {
+            self.broken = true;
+        }
     }
 }

@@ -19,20 +19,23 @@ pub fn csv(result: &ResultSet) -> String {
         return String::new();
     }
     let mut out = String::new();
-    let names = result
-        .columns
-        .iter()
-        .map(|c| Cow::Borrowed(c.name.as_str()));
-    push_record(&mut out, names);
+    for (i, column) in result.columns.iter().enumerate() {
+        push_separator(i, &mut out);
+        push_field(&column.name, &mut out);
+    }
+    out.push('\n');
+    // Each value is formatted into one reused buffer, then quoted into the block.
+    let mut field = String::new();
     for row in &result.rows {
-        let fields = row
-            .iter()
-            .zip(result.columns.iter())
-            .map(|(value, column)| match value {
-                Value::Null => Cow::Borrowed(""),
-                value => Cow::Owned(value.cqlsh_display(&column.data_type)),
-            });
-        push_record(&mut out, fields);
+        for (i, (value, column)) in row.iter().zip(result.columns.iter()).enumerate() {
+            push_separator(i, &mut out);
+            if !matches!(value, Value::Null) {
+                field.clear();
+                value.push_cqlsh_display(&column.data_type, &mut field);
+                push_field(&field, &mut out);
+            }
+        }
+        out.push('\n');
     }
     out
 }
@@ -40,21 +43,39 @@ pub fn csv(result: &ResultSet) -> String {
 /// One field as RFC 4180 writes it: quoted when it holds `,`, `"`, CR or LF, with its
 /// quotes doubled; as is otherwise. Public for other CSV writers of the project.
 pub fn csv_field(field: &str) -> Cow<'_, str> {
-    if field.contains([',', '"', '\r', '\n']) {
-        Cow::Owned(format!("\"{}\"", field.replace('"', "\"\"")))
+    if needs_quotes(field) {
+        let mut quoted = String::with_capacity(field.len() + 2);
+        push_field(field, &mut quoted);
+        Cow::Owned(quoted)
     } else {
         Cow::Borrowed(field)
     }
 }
 
-fn push_record<'a>(out: &mut String, fields: impl Iterator<Item = Cow<'a, str>>) {
-    for (i, field) in fields.enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        out.push_str(&csv_field(&field));
+fn needs_quotes(field: &str) -> bool {
+    field.contains([',', '"', '\r', '\n'])
+}
+
+/// [`csv_field`] appended to `out`.
+fn push_field(field: &str, out: &mut String) {
+    if !needs_quotes(field) {
+        return out.push_str(field);
     }
-    out.push('\n');
+    out.push('"');
+    for (i, part) in field.split('"').enumerate() {
+        if i > 0 {
+            out.push_str("\"\"");
+        }
+        out.push_str(part);
+    }
+    out.push('"');
+}
+
+/// The `,` before every field but a record's first.
+fn push_separator(index: usize, out: &mut String) {
+    if index > 0 {
+        out.push(',');
+    }
 }
 
 #[cfg(test)]

@@ -5,10 +5,12 @@
 //! widest column name and the widest value of the page, then one `name | value` line per
 //! column, then a blank line. A result without rows prints the table's header instead.
 
+use std::fmt::Write;
+
 use crate::exec::ResultSet;
 
+use super::cells::{dashes, Cells};
 use super::table::{render_pages, PageContext, TableOptions};
-use super::Cell;
 
 /// The whole expanded output of `result`, as cqlsh prints it with `EXPAND ON` and
 /// `options` (pages joined without a pause).
@@ -23,22 +25,22 @@ pub fn expanded_pages(result: &ResultSet, options: &TableOptions) -> Vec<String>
 }
 
 /// One page of row blocks; the widths are the page's, the numbering continues.
-fn vertical_page(names: &[Cell], rows: &[Vec<Cell>], context: &PageContext, out: &mut String) {
-    let name_width = names.iter().map(|n| n.width).max().unwrap_or(0);
-    let value_width = rows.iter().flatten().map(|c| c.width).max().unwrap_or(0);
-    let separator = format!(
-        "-{}-+-{}-\n",
-        "-".repeat(name_width),
-        "-".repeat(value_width)
-    );
-    for (i, row) in rows.iter().enumerate() {
-        out.push_str(&format!("@ Row {}\n", context.row_offset + i + 1));
+fn vertical_page(names: &Cells, rows: &Cells, context: &PageContext, out: &mut String) {
+    let name_width = names.max_width();
+    let mut separator = String::from("-");
+    dashes(name_width, &mut separator);
+    separator.push_str("-+-");
+    dashes(rows.max_width(), &mut separator);
+    separator.push_str("-\n");
+    let columns = names.columns();
+    for row in 0..rows.rows() {
+        let _ = writeln!(out, "@ Row {}", context.row_offset + row + 1);
         out.push_str(&separator);
-        for (name, value) in names.iter().zip(row) {
+        for column in 0..columns {
             out.push(' ');
-            name.ljust(name_width, out);
+            names.ljust(0, column, name_width, out);
             out.push_str(" | ");
-            out.push_str(&value.text);
+            out.push_str(rows.text(row, column));
             out.push('\n');
         }
         out.push('\n');

@@ -2,6 +2,7 @@
 //! Library code, so tests and embedders print results exactly as the
 //! command line does.
 
+mod cells;
 pub mod csv;
 pub mod expanded;
 pub mod json;
@@ -16,83 +17,6 @@ pub use table::{
     is_conditional, notes_block, table, table_pages, warnings_block, TableOptions,
     DEFAULT_PAGE_SIZE,
 };
-
-use unicode_width::UnicodeWidthStr;
-
-use crate::syntax::ast::NativeType;
-use crate::types::{DataType, Value};
-
-/// One formatted cell: cqlsh's text and its display width, which is what padding uses
-/// (both the table and the expanded layout pad by display width, never by bytes).
-pub(crate) struct Cell {
-    pub(crate) text: String,
-    pub(crate) width: usize,
-}
-
-impl Cell {
-    /// A column header, escaped as cqlsh escapes text (`myformat_colname`).
-    pub(crate) fn header(name: &str) -> Cell {
-        let text = Value::Text(name.to_string()).cqlsh_display(&DataType::Native(NativeType::Text));
-        let width = text.width();
-        Cell { text, width }
-    }
-
-    /// A value as cqlsh formats it.
-    pub(crate) fn value(value: &Value, ty: &DataType) -> Cell {
-        let text = value.cqlsh_display(ty);
-        // cqlsh sums the parts of a composite value (`2 * len(subs) + sum(...)`), which
-        // gives an empty one (`[]`, `{}`) a width of 0 rather than 2.
-        let width = text.width().saturating_sub(2 * empty_composites(value));
-        Cell { text, width }
-    }
-
-    /// The text left-justified to `width` columns.
-    pub(crate) fn ljust(&self, width: usize, out: &mut String) {
-        out.push_str(&self.text);
-        pad(width.saturating_sub(self.width), out);
-    }
-
-    /// The text right-justified to `width` columns.
-    pub(crate) fn rjust(&self, width: usize, out: &mut String) {
-        pad(width.saturating_sub(self.width), out);
-        out.push_str(&self.text);
-    }
-}
-
-fn pad(n: usize, out: &mut String) {
-    out.extend(std::iter::repeat_n(' ', n));
-}
-
-/// How many empty lists, sets, maps, tuples or UDT values `value` holds, itself included.
-fn empty_composites(value: &Value) -> usize {
-    match value {
-        Value::List(items) | Value::Set(items) | Value::Vector(items) => {
-            if items.is_empty() {
-                1
-            } else {
-                items.iter().map(empty_composites).sum()
-            }
-        }
-        Value::Map(entries) => {
-            if entries.is_empty() {
-                1
-            } else {
-                entries
-                    .iter()
-                    .map(|(k, v)| empty_composites(k) + empty_composites(v))
-                    .sum()
-            }
-        }
-        Value::Tuple(items) | Value::Udt(items) => {
-            if items.is_empty() {
-                1
-            } else {
-                items.iter().flatten().map(empty_composites).sum()
-            }
-        }
-        _ => 0,
-    }
-}
 
 /// Results shared by the renderers' tests: the samples of cqlsh.md §3.
 #[cfg(test)]

@@ -7,9 +7,8 @@
 //! its absence for a conditional write, the warnings — is the same in both.
 
 use crate::exec::{ResultKind, ResultSet};
-use crate::types::Value;
 
-use super::Cell;
+use super::cells::{dashes, Cells};
 
 /// cqlsh's default page size (`PAGING ON` fetches 100 rows at a time), so batch output
 /// matches cqlsh's per-page column widths without configuration.
@@ -122,8 +121,8 @@ pub(crate) struct PageContext {
     pub(crate) row_offset: usize,
 }
 
-/// Prints one non-empty page of formatted rows.
-pub(crate) type PagePrinter = fn(&[Cell], &[Vec<Cell>], &PageContext, &mut String);
+/// Prints one non-empty page of formatted rows under the column names.
+pub(crate) type PagePrinter = fn(&Cells, &Cells, &PageContext, &mut String);
 
 /// cqlsh's `print_result` / CAS branch around a page printer: leading blank line,
 /// pages, footer, warnings; the header alone for an empty result. Chunks as in
@@ -141,103 +140,96 @@ pub(crate) fn render_pages(
             vec![warnings]
         };
     }
-    let names: Vec<Cell> = result
-        .columns
-        .iter()
-        .map(|c| Cell::header(&c.name))
-        .collect();
-    let format = |rows: &[&[Value]]| -> Vec<Vec<Cell>> {
-        rows.iter()
-            .map(|row| {
-                row.iter()
-                    .zip(result.columns.iter())
-                    .map(|(v, c)| Cell::value(v, &c.data_type))
-                    .collect()
-            })
-            .collect()
-    };
-    let all: Vec<&[Value]> = result.rows.iter().collect();
+    let names = Cells::headers(result.columns.iter().map(|c| c.name.as_str()));
     let mut out = String::from("\n");
     if result.rows.is_empty() {
         header_only(&names, &mut out);
     }
-    if is_conditional(result) {
+    let size = if is_conditional(result) {
         // The CAS branch prints the rows it has, as one page, with no footer.
-        if !result.rows.is_empty() {
-            let context = PageContext {
-                with_header: true,
-                interactive: options.interactive,
-                row_offset: 0,
-            };
-            page(&names, &format(&all), &context, &mut out);
-        }
-        out.push_str(&advice(result));
-        return vec![out];
-    }
+        usize::MAX
+    } else {
+        options.page_size.unwrap_or(usize::MAX).max(1)
+    };
+    let mut cells = Cells::new(result.columns.len());
     let mut chunks = Vec::new();
-    let size = options.page_size.unwrap_or(usize::MAX).max(1);
+    let mut rows = result.rows.iter().peekable();
     let mut row_offset = 0;
-    for (index, rows) in all.chunks(size).enumerate() {
-        if index > 0 {
+    while rows.peek().is_some() {
+        if row_offset > 0 {
             chunks.push(std::mem::take(&mut out));
         }
+        cells.clear();
+        let mut taken = 0;
+        for row in rows.by_ref().take(size) {
+            cells.push_row(row, result.columns.iter().map(|c| &c.data_type));
+            taken += 1;
+        }
         let context = PageContext {
-            with_header: index == 0 || options.interactive,
+            with_header: row_offset == 0 || options.interactive || is_conditional(result),
             interactive: options.interactive,
             row_offset,
         };
-        page(&names, &format(rows), &context, &mut out);
-        row_offset += rows.len();
+        page(&names, &cells, &context, &mut out);
+        row_offset += taken;
     }
-    if !options.interactive {
-        out.push('\n');
+    if !is_conditional(result) {
+        if !options.interactive {
+            out.push('\n');
+        }
+        out.push_str(&format!("({} rows)\n", result.rows.len()));
     }
-    out.push_str(&format!("({} rows)\n", result.rows.len()));
     out.push_str(&advice(result));
     chunks.push(out);
     chunks
 }
 
 /// An empty result: header, separator and a blank line, in both layouts.
-fn header_only(names: &[Cell], out: &mut String) {
-    let widths: Vec<usize> = names.iter().map(|n| n.width).collect();
-    header(names, &widths, out);
+fn header_only(names: &Cells, out: &mut String) {
+    header(names, &names.column_widths(), out);
     out.push('\n');
 }
 
 /// `' ' + ' | '.join(ljust)` right-stripped, then `'-' + '-+-'.join(dashes) + '-'`.
-fn header(names: &[Cell], widths: &[usize], out: &mut String) {
-    let mut line = String::from(" ");
-    for (i, (name, &width)) in names.iter().zip(widths).enumerate() {
+fn header(names: &Cells, widths: &[usize], out: &mut String) {
+    let start = out.len();
+    out.push(' ');
+    for (i, &width) in widths.iter().enumerate() {
         if i > 0 {
-            line.push_str(" | ");
+            out.push_str(" | ");
         }
-        name.ljust(width, &mut line);
+        names.ljust(0, i, width, out);
     }
-    out.push_str(line.trim_end());
-    out.push('\n');
-    let dashes: Vec<String> = widths.iter().map(|&w| "-".repeat(w)).collect();
-    out.push_str(&format!("-{}-\n", dashes.join("-+-")));
+    out.truncate(start + out[start..].trim_end().len());
+    out.push_str("\n-");
+    for (i, &width) in widths.iter().enumerate() {
+        if i > 0 {
+            out.push_str("-+-");
+        }
+        dashes(width, out);
+    }
+    out.push_str("-\n");
 }
 
 /// `print_formatted_result`: widths from this page, every value right-justified.
-fn table_page(names: &[Cell], rows: &[Vec<Cell>], context: &PageContext, out: &mut String) {
-    let mut widths: Vec<usize> = names.iter().map(|n| n.width).collect();
-    for row in rows {
-        for (width, cell) in widths.iter_mut().zip(row) {
-            *width = (*width).max(cell.width);
-        }
+fn table_page(names: &Cells, rows: &Cells, context: &PageContext, out: &mut String) {
+    let mut widths = names.column_widths();
+    for (width, widest) in widths.iter_mut().zip(rows.column_widths()) {
+        *width = (*width).max(widest);
     }
     if context.with_header {
         header(names, &widths, out);
     }
-    for row in rows {
+    let line: usize = 2 + widths.iter().sum::<usize>() + 3 * widths.len().saturating_sub(1);
+    // Padding never exceeds a cell's width, so this bounds the page's bytes.
+    out.reserve(rows.rows() * line + rows.text_len());
+    for row in 0..rows.rows() {
         out.push(' ');
-        for (i, (cell, &width)) in row.iter().zip(&widths).enumerate() {
+        for (i, &width) in widths.iter().enumerate() {
             if i > 0 {
                 out.push_str(" | ");
             }
-            cell.rjust(width, out);
+            rows.rjust(row, i, width, out);
         }
         out.push('\n');
     }
@@ -251,7 +243,7 @@ mod tests {
     use super::*;
     use crate::render::samples::*;
     use crate::syntax::ast::NativeType;
-    use crate::types::DataType;
+    use crate::types::{DataType, Value};
 
     fn batch(result: &ResultSet) -> String {
         table(result, &TableOptions::batch())

@@ -97,31 +97,43 @@ fn clock(units_of_day: i64, per_second: i64) -> (i64, i64, i64, i64) {
 /// rounding noise (`9999-12-31 23:59:59.998993+0000`); that arithmetic is reproduced.
 /// Outside years 1–9999 cqlsh prints the raw millisecond number instead. Years below
 /// 1000 are not zero-padded (glibc's `%Y`, as seen under Python 3.11).
+#[cfg(test)]
 pub(crate) fn cqlsh_timestamp(millis: i64) -> String {
+    let mut out = String::with_capacity(31);
+    push_cqlsh_timestamp(millis, &mut out);
+    out
+}
+
+/// [`cqlsh_timestamp`] appended to `out`, so a page of results is written into one
+/// buffer.
+pub(crate) fn push_cqlsh_timestamp(millis: i64, out: &mut String) {
     let utc = displayed_micros(millis);
     let offset_secs = display_offset_secs(utc);
     // Years 1–9999 are well inside an i64 of microseconds, whose
     // division is a fraction of an i128's.
     let Ok(micros) = i64::try_from(utc + i128::from(offset_secs) * 1_000_000) else {
-        return millis.to_string();
+        return push_raw(millis, out);
     };
     let days = micros.div_euclid(MICROS_PER_DAY);
     let within = micros.rem_euclid(MICROS_PER_DAY);
     let (year, month, day) = civil_from_days(days);
     if !(1..=9999).contains(&year) {
-        return millis.to_string();
+        return push_raw(millis, out);
     }
     let (h, m, s, us) = clock(within, 1_000_000);
     let sign = if offset_secs < 0 { '-' } else { '+' };
     let (oh, om) = (offset_secs.abs() / 3600, offset_secs.abs() % 3600 / 60);
-    let mut out = String::with_capacity(31);
-    push_date(&mut out, year, 1, month, day);
+    push_date(out, year, 1, month, day);
     out.push(' ');
-    push_clock(&mut out, (h, m, s), us, 6);
+    push_clock(out, (h, m, s), us, 6);
     out.push(sign);
-    push_padded(&mut out, oh.unsigned_abs().into(), 2);
-    push_padded(&mut out, om.unsigned_abs().into(), 2);
-    out
+    push_padded(out, oh.unsigned_abs().into(), 2);
+    push_padded(out, om.unsigned_abs().into(), 2);
+}
+
+/// A number as `str()` writes it, for the values cqlsh cannot show as a calendar date.
+fn push_raw(n: impl std::fmt::Display, out: &mut String) {
+    let _ = std::fmt::Write::write_fmt(out, format_args!("{n}"));
 }
 
 /// Appends `n` in decimal, zero-padded to at least `width` digits. Calendar
@@ -255,24 +267,35 @@ fn python_float_seconds_to_micros(seconds: f64) -> i128 {
 
 /// cqlsh's display of a `date`: `%04d-%02d-%02d` while the year is within 1–9999,
 /// otherwise the signed number of days since 1970-01-01 (the driver's `Date.__str__`).
+#[cfg(test)]
 pub(crate) fn cqlsh_date(days_since_epoch: i32) -> String {
+    let mut out = String::with_capacity(10);
+    push_cqlsh_date(days_since_epoch, &mut out);
+    out
+}
+
+/// [`cqlsh_date`] appended to `out`.
+pub(crate) fn push_cqlsh_date(days_since_epoch: i32, out: &mut String) {
     let (year, month, day) = civil_from_days(i64::from(days_since_epoch));
     if (1..=9999).contains(&year) {
-        let mut out = String::with_capacity(10);
-        push_date(&mut out, year, 4, month, day);
-        out
+        push_date(out, year, 4, month, day);
     } else {
-        days_since_epoch.to_string()
+        push_raw(days_since_epoch, out);
     }
 }
 
 /// A `time` as both cqlsh and Cassandra print it: `08:12:54.123456789`, always nine
 /// fraction digits.
 pub(crate) fn time_text(nanos: i64) -> String {
-    let (h, m, s, ns) = clock(nanos.max(0), 1_000_000_000);
     let mut out = String::with_capacity(18);
-    push_clock(&mut out, (h, m, s), ns, 9);
+    push_time_text(nanos, &mut out);
     out
+}
+
+/// [`time_text`] appended to `out`.
+pub(crate) fn push_time_text(nanos: i64, out: &mut String) {
+    let (h, m, s, ns) = clock(nanos.max(0), 1_000_000_000);
+    push_clock(out, (h, m, s), ns, 9);
 }
 
 /// Cassandra's JSON text of a `timestamp`: `yyyy-MM-dd HH:mm:ss.SSSX` in UTC, e.g.

@@ -11,10 +11,10 @@ use std::cmp::Ordering;
 use std::fmt::Write;
 use std::net::{IpAddr, Ipv6Addr};
 
-use super::calendar::{cqlsh_date, cqlsh_timestamp, time_text};
+use super::calendar::{push_cqlsh_date, push_cqlsh_timestamp, push_time_text};
 use super::data_type::DataType;
 use super::duration::duration_to_string;
-use super::number::{cqlsh_float, decimal_to_string};
+use super::number::{decimal_to_string, push_cqlsh_float};
 use super::value::{date_days, Value};
 
 /// cqlsh's `float_precision` and `double_precision` defaults.
@@ -24,7 +24,15 @@ impl Value {
     /// The cell text cqlsh prints for this value of type `ty`: `null` for a null, an
     /// empty cell for an empty value or a zero duration.
     pub fn cqlsh_display(&self, ty: &DataType) -> String {
-        display(self, Some(ty), false)
+        let mut out = String::new();
+        self.push_cqlsh_display(ty, &mut out);
+        out
+    }
+
+    /// [`Value::cqlsh_display`] appended to `out`: the renderers write a page of cells
+    /// into one buffer instead of allocating a string per value.
+    pub fn push_cqlsh_display(&self, ty: &DataType, out: &mut String) {
+        display(self, Some(ty), false, out);
     }
 }
 
@@ -40,107 +48,140 @@ fn element_type(ty: Option<&DataType>) -> Option<&DataType> {
     }
 }
 
-fn display(value: &Value, ty: Option<&DataType>, quote: bool) -> String {
-    let quoted = |text: String| if quote { format!("'{text}'") } else { text };
+fn display(value: &Value, ty: Option<&DataType>, quote: bool, out: &mut String) {
     match value {
-        Value::Null => "null".into(),
-        Value::Empty => String::new(),
-        Value::Ascii(s) | Value::Text(s) => escape_text(s, quote),
-        Value::Tinyint(v) => v.to_string(),
-        Value::Smallint(v) => v.to_string(),
-        Value::Int(v) => v.to_string(),
-        Value::Bigint(v) | Value::Counter(v) => v.to_string(),
-        Value::Varint(v) => v.to_string(),
-        Value::Decimal(d) => decimal_to_string(d),
-        Value::Float(v) => cqlsh_float(f64::from(*v), PRECISION),
-        Value::Double(v) => cqlsh_float(*v, PRECISION),
-        Value::Boolean(b) => if *b { "True" } else { "False" }.into(),
-        Value::Blob(bytes) => blob_hex(bytes),
-        Value::Uuid(u) | Value::Timeuuid(u) => uuid_text(u),
-        Value::Timestamp(ms) => quoted(cqlsh_timestamp(*ms)),
-        Value::Date(raw) => cqlsh_date(date_days(*raw)),
-        Value::Time(ns) => time_text(*ns),
-        Value::Duration(d) => duration_to_string(d),
-        Value::Inet(addr) => quoted(inet_ntop(addr)),
+        Value::Null => out.push_str("null"),
+        Value::Empty => {}
+        Value::Ascii(s) | Value::Text(s) => escape_text(s, quote, out),
+        Value::Tinyint(v) => push_display(v, out),
+        Value::Smallint(v) => push_display(v, out),
+        Value::Int(v) => push_display(v, out),
+        Value::Bigint(v) | Value::Counter(v) => push_display(v, out),
+        Value::Varint(v) => push_display(v, out),
+        Value::Decimal(d) => out.push_str(&decimal_to_string(d)),
+        Value::Float(v) => push_cqlsh_float(f64::from(*v), PRECISION, out),
+        Value::Double(v) => push_cqlsh_float(*v, PRECISION, out),
+        Value::Boolean(b) => out.push_str(if *b { "True" } else { "False" }),
+        Value::Blob(bytes) => push_blob_hex(bytes, out),
+        Value::Uuid(u) | Value::Timeuuid(u) => push_uuid_text(u, out),
+        Value::Timestamp(ms) => quoted(quote, out, |out| push_cqlsh_timestamp(*ms, out)),
+        Value::Date(raw) => push_cqlsh_date(date_days(*raw), out),
+        Value::Time(ns) => push_time_text(*ns, out),
+        Value::Duration(d) => out.push_str(&duration_to_string(d)),
+        Value::Inet(addr) => quoted(quote, out, |out| out.push_str(&inet_ntop(addr))),
         Value::List(items) | Value::Vector(items) => {
             let element = element_type(ty);
-            let parts: Vec<String> = items.iter().map(|v| display(v, element, true)).collect();
-            format!("[{}]", parts.join(", "))
+            out.push('[');
+            push_joined(out, items, |v, out| display(v, element, true, out));
+            out.push(']');
         }
         Value::Set(items) => {
             let element = element_type(ty);
             let mut sorted: Vec<&Value> = items.iter().collect();
             sorted.sort_by(|a, b| python_cmp(a, b));
-            let parts: Vec<String> = sorted.iter().map(|v| display(v, element, true)).collect();
-            format!("{{{}}}", parts.join(", "))
+            out.push('{');
+            push_joined(out, &sorted, |v, out| display(v, element, true, out));
+            out.push('}');
         }
-        Value::Map(entries) => {
-            let (key_type, value_type) = match ty {
-                Some(DataType::Map { key, value, .. }) => {
-                    (Some(key.as_ref()), Some(value.as_ref()))
-                }
-                _ => (None, None),
-            };
-            let mut sorted: Vec<&(Value, Value)> = entries.iter().collect();
-            sorted.sort_by(|(a, _), (b, _)| python_cmp(a, b));
-            let parts: Vec<String> = sorted
-                .iter()
-                .map(|(k, v)| {
-                    format!(
-                        "{}: {}",
-                        display(k, key_type, true),
-                        display(v, value_type, true)
-                    )
-                })
-                .collect();
-            format!("{{{}}}", parts.join(", "))
-        }
-        Value::Tuple(fields) => {
-            let types: Vec<&DataType> = match ty {
-                Some(DataType::Tuple(items)) => items.iter().collect(),
-                _ => Vec::new(),
-            };
-            // The driver pads a short tuple with None up to its type's arity; a null
-            // component is Python's None (cqlsh prints it through str()).
-            let arity = fields.len().max(types.len());
-            let parts: Vec<String> = (0..arity)
-                .map(|i| match fields.get(i) {
-                    Some(Some(v)) => display(v, types.get(i).copied(), true),
-                    _ => "None".to_string(),
-                })
-                .collect();
-            format!("({})", parts.join(", "))
-        }
-        Value::Udt(fields) => {
-            let types: &[(String, DataType)] = match ty {
-                Some(DataType::Udt { fields, .. }) => fields,
-                _ => &[],
-            };
-            let parts: Vec<String> = fields
-                .iter()
-                .enumerate()
-                .map(|(i, v)| {
-                    let (name, field_type) = match types.get(i) {
-                        Some((n, t)) => (escape_text(n, false), Some(t)),
-                        None => (format!("field{i}"), None),
-                    };
-                    let shown = match v {
-                        Some(v) => display(v, field_type, true),
-                        None => "null".to_string(),
-                    };
-                    format!("{name}: {shown}")
-                })
-                .collect();
-            format!("{{{}}}", parts.join(", "))
-        }
+        Value::Map(entries) => display_map(entries, ty, out),
+        Value::Tuple(fields) => display_tuple(fields, ty, out),
+        Value::Udt(fields) => display_udt(fields, ty, out),
     }
+}
+
+/// `value` as its `Display` writes it, appended.
+fn push_display(value: impl std::fmt::Display, out: &mut String) {
+    let _ = write!(out, "{value}");
+}
+
+/// What `push` writes, single-quoted when `quote` is set (inside a collection).
+fn quoted(quote: bool, out: &mut String, push: impl FnOnce(&mut String)) {
+    if quote {
+        out.push('\'');
+    }
+    push(out);
+    if quote {
+        out.push('\'');
+    }
+}
+
+/// Each item written by `push`, separated by `, `.
+fn push_joined<T>(out: &mut String, items: &[T], mut push: impl FnMut(&T, &mut String)) {
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        push(item, out);
+    }
+}
+
+fn display_map(entries: &[(Value, Value)], ty: Option<&DataType>, out: &mut String) {
+    let (key_type, value_type) = match ty {
+        Some(DataType::Map { key, value, .. }) => (Some(key.as_ref()), Some(value.as_ref())),
+        _ => (None, None),
+    };
+    let mut sorted: Vec<&(Value, Value)> = entries.iter().collect();
+    sorted.sort_by(|(a, _), (b, _)| python_cmp(a, b));
+    out.push('{');
+    push_joined(out, &sorted, |(k, v), out| {
+        display(k, key_type, true, out);
+        out.push_str(": ");
+        display(v, value_type, true, out);
+    });
+    out.push('}');
+}
+
+fn display_tuple(fields: &[Option<Value>], ty: Option<&DataType>, out: &mut String) {
+    let types: &[DataType] = match ty {
+        Some(DataType::Tuple(items)) => items,
+        _ => &[],
+    };
+    // The driver pads a short tuple with None up to its type's arity; a null
+    // component is Python's None (cqlsh prints it through str()).
+    let arity = fields.len().max(types.len());
+    let indexes: Vec<usize> = (0..arity).collect();
+    out.push('(');
+    push_joined(out, &indexes, |&i, out| match fields.get(i) {
+        Some(Some(v)) => display(v, types.get(i), true, out),
+        _ => out.push_str("None"),
+    });
+    out.push(')');
+}
+
+fn display_udt(fields: &[Option<Value>], ty: Option<&DataType>, out: &mut String) {
+    let types: &[(String, DataType)] = match ty {
+        Some(DataType::Udt { fields, .. }) => fields,
+        _ => &[],
+    };
+    let indexes: Vec<usize> = (0..fields.len()).collect();
+    out.push('{');
+    push_joined(out, &indexes, |&i, out| {
+        let field_type = match types.get(i) {
+            Some((name, t)) => {
+                escape_text(name, false, out);
+                Some(t)
+            }
+            None => {
+                let _ = write!(out, "field{i}");
+                None
+            }
+        };
+        out.push_str(": ");
+        match &fields[i] {
+            Some(v) => display(v, field_type, true, out),
+            None => out.push_str("null"),
+        }
+    });
+    out.push('}');
 }
 
 /// cqlsh's `format_value_text`: backslashes doubled, `'` doubled when quoted, and the
 /// characters U+0000–U+001F and U+007F–U+00A0 written as Python's `repr` writes them
 /// (`\t`, `\n`, `\r`, otherwise `\xHH`).
-fn escape_text(text: &str, quote: bool) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
+fn escape_text(text: &str, quote: bool, out: &mut String) {
+    if !quote && !text.bytes().any(needs_escape) {
+        return out.push_str(text);
+    }
     if quote {
         out.push('\'');
     }
@@ -160,29 +201,51 @@ fn escape_text(text: &str, quote: bool) -> String {
     if quote {
         out.push('\'');
     }
-    out
+}
+
+/// Whether a UTF-8 byte may start something [`escape_text`] rewrites: a backslash, a
+/// C0 control or DEL, or the lead byte `0xC2` of U+0080–U+00BF.
+fn needs_escape(b: u8) -> bool {
+    b == b'\\' || b < 0x20 || b == 0x7f || b == 0xc2
 }
 
 /// `0x` and lower-case hex; `0x` alone for an empty blob.
 pub(crate) fn blob_hex(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(2 + bytes.len() * 2);
-    out.push_str("0x");
-    for b in bytes {
-        let _ = write!(out, "{b:02x}");
-    }
+    push_blob_hex(bytes, &mut out);
     out
+}
+
+/// [`blob_hex`] appended to `out`.
+fn push_blob_hex(bytes: &[u8], out: &mut String) {
+    out.push_str("0x");
+    for &b in bytes {
+        push_hex_byte(b, out);
+    }
 }
 
 /// The canonical lower-case `8-4-4-4-12` form.
 pub(crate) fn uuid_text(u: &[u8; 16]) -> String {
     let mut out = String::with_capacity(36);
-    for (i, b) in u.iter().enumerate() {
+    push_uuid_text(u, &mut out);
+    out
+}
+
+/// [`uuid_text`] appended to `out`.
+fn push_uuid_text(u: &[u8; 16], out: &mut String) {
+    for (i, &b) in u.iter().enumerate() {
         if matches!(i, 4 | 6 | 8 | 10) {
             out.push('-');
         }
-        let _ = write!(out, "{b:02x}");
+        push_hex_byte(b, out);
     }
-    out
+}
+
+/// Two lower-case hex digits.
+fn push_hex_byte(b: u8, out: &mut String) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.push(char::from(HEX[usize::from(b >> 4)]));
+    out.push(char::from(HEX[usize::from(b & 15)]));
 }
 
 /// An address as glibc's `inet_ntop` (which the driver uses) writes it: the longest run
