@@ -6,8 +6,8 @@
 //! store as it was before the statement, as Cassandra reads it before
 //! applying a batch.
 
-use crate::error::{Error, ErrorKind};
-use crate::planner::KeyLiterals;
+use crate::error::Error;
+use crate::planner::{element_spec, KeyLiterals};
 use crate::schema::{Column, ColumnKind, Table};
 use std::borrow::Cow;
 
@@ -786,34 +786,6 @@ fn assign(
     Ok(ops)
 }
 
-/// Cassandra's `Operation.Addition`/`Substraction` replace any error in a
-/// map operand's literal with one message naming the literal as written.
-fn map_operand_error(error: Error, ty: &DataType, op: ArithmeticSign, value: &Term) -> Error {
-    let is_literal = !matches!(value.kind, crate::syntax::ast::TermKind::Marker(_));
-    if !matches!(ty, DataType::Map { .. })
-        || !is_literal
-        || error.kind() != ErrorKind::InvalidRequest
-    {
-        return error;
-    }
-    let (what, wanted) = match op {
-        ArithmeticSign::Plus => ("addition", "map"),
-        ArithmeticSign::Minus => ("substraction", "set"),
-    };
-    let message = format!(
-        "Value for a map {what} has to be a {wanted}, but was: '{}'",
-        crate::types::term_text(value)
-    );
-    let mut replaced = Error::invalid(message);
-    if let Some(span) = error.span() {
-        replaced = replaced.with_span(span);
-    }
-    if error.is_refusal() {
-        replaced = replaced.as_refusal();
-    }
-    replaced
-}
-
 #[allow(clippy::too_many_arguments)]
 fn set_element(
     table: &Table,
@@ -833,11 +805,17 @@ fn set_element(
             let i = eval_term(
                 index,
                 &DataType::Native(NativeType::Int),
-                &column.name,
+                &element_spec("idx", &column.name),
                 env.binds,
                 env.fcx,
             )?;
-            let v = eval_term(value, element, &column.name, env.binds, env.fcx)?;
+            let v = eval_term(
+                value,
+                element,
+                &element_spec("value", &column.name),
+                env.binds,
+                env.fcx,
+            )?;
             let elements = list_keys(m, key, column, env);
             if elements.is_empty() {
                 return Err(Error::invalid(
@@ -868,11 +846,23 @@ fn set_element(
         DataType::Map {
             key: kt, value: vt, ..
         } => {
-            let k = eval_term(index, kt, &column.name, env.binds, env.fcx)?;
+            let k = eval_term(
+                index,
+                kt,
+                &element_spec("key", &column.name),
+                env.binds,
+                env.fcx,
+            )?;
             if k.is_null() {
                 return Err(Error::invalid("Invalid null map key"));
             }
-            let v = eval_term(value, vt, &column.name, env.binds, env.fcx)?;
+            let v = eval_term(
+                value,
+                vt,
+                &element_spec("value", &column.name),
+                env.binds,
+                env.fcx,
+            )?;
             let cell = if v.is_null() {
                 Cell::tombstone(stamp.timestamp)
             } else {
@@ -909,16 +899,9 @@ fn apply_operation(
 ) -> Result<(), Error> {
     let slot = slot(env.data, table, column)?;
     let row = row_ref(column, key);
-    let ty = match (&column.data_type, op) {
-        (DataType::Map { key, .. }, ArithmeticSign::Minus) => DataType::Set {
-            element: key.clone(),
-            frozen: true,
-        },
-        (DataType::Native(NativeType::Counter), _) => DataType::Native(NativeType::Bigint),
-        (ty, _) => ty.clone(),
-    };
+    let ty = crate::planner::operand_type(column, op);
     let v = eval_term(value, &ty, &column.name, env.binds, env.fcx)
-        .map_err(|e| map_operand_error(e, &column.data_type, op, value))?;
+        .map_err(|e| crate::planner::map_operand_error(e, &column.data_type, op, value))?;
     check_collection_size(&v, &column.name, env.limits.collection_size)?;
     match (&column.data_type, op, v) {
         (DataType::Native(NativeType::Counter), _, Value::Null) => {
@@ -1126,7 +1109,13 @@ fn delete_target(
                 });
             }
             DataType::Map { key: kt, .. } | DataType::Set { element: kt, .. } => {
-                let k = eval_term(index, kt, &column.name, env.binds, env.fcx)?;
+                let k = eval_term(
+                index,
+                kt,
+                &element_spec("key", &column.name),
+                env.binds,
+                env.fcx,
+            )?;
                 m.ops.push(Op::Element {
                     row,
                     slot,

@@ -10,6 +10,7 @@
 mod batch;
 mod clauses;
 mod modify;
+mod operands;
 mod partial;
 mod plan;
 mod relations;
@@ -22,6 +23,7 @@ pub use plan::{
     Direction, PartitionTarget, Partitions, PaxosRound, Plan, QueryClass, StatementKind,
     TokenRange, TokenValue,
 };
+pub(crate) use operands::{element_spec, map_operand_error, operand_type};
 pub(crate) use routing::ComposedKey;
 pub(crate) use select::selector_columns;
 pub use select::ALLOW_FILTERING_MESSAGE;

@@ -295,9 +295,15 @@ pub(crate) fn insert<'a>(table: &'a Table, insert: &'a Insert) -> Result<WriteTa
     };
     // Looked up once, in the order written: each is asked about again below.
     let mut resolved = Vec::with_capacity(columns.len());
+    // Each value is checked as its column is reached, before the key's
+    // restrictions (`ParsedInsert.prepareInternal`).
     for (i, name) in columns.iter().enumerate() {
         let column = table.column_hinted(&name.name, i);
-        resolved.push(column.ok_or_else(|| undefined_column(table, name))?);
+        let column = column.ok_or_else(|| undefined_column(table, name))?;
+        if !column.is_primary_key() {
+            super::operands::check_constant(&values[i], &column.data_type, &column.name)?;
+        }
+        resolved.push(column);
     }
     let static_only = resolved
         .iter()
@@ -338,6 +344,7 @@ pub(crate) fn update<'a>(table: &'a Table, update: &'a Update) -> Result<WriteTa
             );
         }
         check_assignment(col, &assignment.kind, assignment.span)?;
+        super::operands::check_assignment_operands(col, &assignment.kind)?;
         all_static &= col.is_static();
     }
     check_conditions(table, &update.if_clause)?;
