@@ -23,6 +23,19 @@ pub fn result_json(
     result: &ResultSet,
     include_metrics: bool,
 ) -> Json {
+    record(file, line, result, include_metrics)
+}
+
+/// Every row as a JSON array of its values.
+fn rows_tree(result: &ResultSet) -> Json {
+    let rows = result.rows.iter().map(|row| {
+        let values = row.iter().zip(result.columns.iter());
+        Json::Array(values.map(|(v, c)| v.to_json(&c.data_type)).collect())
+    });
+    Json::Array(rows.collect())
+}
+
+fn record(file: Option<&str>, line: usize, result: &ResultSet, include_metrics: bool) -> Json {
     let mut object = head(file, line);
     let kind = match result.kind {
         ResultKind::Rows => "rows",
@@ -39,17 +52,9 @@ pub fn result_json(
             .iter()
             .map(|c| c.data_type.to_string())
             .collect();
-        let rows: Vec<Json> = result
-            .rows
-            .iter()
-            .map(|row| {
-                let values = row.iter().zip(result.columns.iter());
-                Json::Array(values.map(|(v, c)| v.to_json(&c.data_type)).collect())
-            })
-            .collect();
         object.insert("columns".into(), json!(names));
         object.insert("types".into(), json!(types));
-        object.insert("rows".into(), Json::Array(rows));
+        object.insert("rows".into(), rows_tree(result));
     }
     object.insert("warnings".into(), json!(result.warnings));
     if !result.notes.is_empty() {
@@ -78,7 +83,98 @@ pub fn result_record(
     result: &ResultSet,
     include_metrics: bool,
 ) -> String {
-    result_json(file, line, result, include_metrics).to_string()
+    // The object `result_json` builds, written as it goes: a script prints one
+    // record per statement and rows by the million, and building the tree first
+    // cost more than writing it.
+    let mut out = Vec::with_capacity(128 + 64 * result.rows.len());
+    let mut fields = Fields::new(&mut out);
+    if let Some(file) = file {
+        fields.value("file", file);
+    }
+    fields.value("line", &line);
+    match result.kind {
+        ResultKind::Rows => fields.value("kind", "rows"),
+        ResultKind::Ok => fields.value("kind", "ok"),
+    }
+    if let Some(class) = result.class {
+        fields.value("class", class.as_str());
+    }
+    if result.kind == ResultKind::Rows {
+        fields.value("columns", &result.column_names());
+        let types: Vec<String> = result
+            .columns
+            .iter()
+            .map(|c| c.data_type.to_string())
+            .collect();
+        fields.value("types", &types);
+        push_rows(result, fields.key("rows"));
+    }
+    fields.value("warnings", &result.warnings);
+    if !result.notes.is_empty() {
+        fields.value("notes", &result.notes);
+    }
+    if include_metrics {
+        push_metrics(result, fields.key("metrics"));
+    }
+    out.push(b'}');
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// The fields of a JSON object being written: `{` before the first, `,` between.
+struct Fields<'a> {
+    out: &'a mut Vec<u8>,
+    first: bool,
+}
+
+impl<'a> Fields<'a> {
+    fn new(out: &'a mut Vec<u8>) -> Fields<'a> {
+        Fields { out, first: true }
+    }
+
+    /// Writes `"key":` and hands back the buffer for the value.
+    fn key(&mut self, key: &str) -> &mut Vec<u8> {
+        self.out.push(if self.first { b'{' } else { b',' });
+        self.first = false;
+        let _ = serde_json::to_writer(&mut *self.out, key);
+        self.out.push(b':');
+        self.out
+    }
+
+    /// Writes `"key":value`.
+    fn value<T: serde::Serialize + ?Sized>(&mut self, key: &str, value: &T) {
+        let out = self.key(key);
+        let _ = serde_json::to_writer(out, value);
+    }
+}
+
+/// The `metrics` object, in [`result_json`]'s key order.
+fn push_metrics(result: &ResultSet, out: &mut Vec<u8>) {
+    let metrics = &result.metrics;
+    let mut fields = Fields::new(out);
+    fields.value("partitions_touched", &metrics.partitions_touched);
+    fields.value("rows_scanned", &metrics.rows_scanned);
+    fields.value("rows_returned", &metrics.rows_returned);
+    fields.value("nodes_contacted", result.nodes_contacted());
+    out.push(b'}');
+}
+
+/// The `rows` array, each row an array of its values' JSON.
+fn push_rows(result: &ResultSet, out: &mut Vec<u8>) {
+    out.push(b'[');
+    for (i, row) in result.rows.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.push(b'[');
+        for (j, (value, column)) in row.iter().zip(result.columns.iter()).enumerate() {
+            if j > 0 {
+                out.push(b',');
+            }
+            value.push_json(&column.data_type, out);
+        }
+        out.push(b']');
+    }
+    out.push(b']');
 }
 
 /// The record of a failed statement as a JSON object: `file` (when given), `line`,
@@ -180,6 +276,29 @@ mod tests {
             )
         );
         insta::assert_snapshot!("three_rows_record", record);
+    }
+
+    /// The streamed record is the tree's text, for every sample and option.
+    #[test]
+    fn records_are_the_tree_written_out() {
+        let mut with_notes = count_with_warning();
+        with_notes.notes = vec!["n".into()];
+        with_notes.class = Some(QueryClass::PointLookup);
+        for result in [
+            three_rows(),
+            wide(),
+            empty(),
+            lwt_not_applied(),
+            with_notes,
+            ResultSet::ok(),
+        ] {
+            for (file, metrics) in [(None, false), (Some("a \"b\".cql"), true)] {
+                assert_eq!(
+                    result_record(file, 7, &result, metrics),
+                    result_json(file, 7, &result, metrics).to_string()
+                );
+            }
+        }
     }
 
     #[test]

@@ -37,6 +37,47 @@ impl Value {
     pub fn to_json(&self, ty: &DataType) -> Json {
         to_json(self, Some(ty))
     }
+
+    /// [`Value::to_json`] written compactly to `out`, byte for byte as `serde_json`
+    /// writes it, without building the tree for the common scalar types: JSON Lines
+    /// output prints rows by the million.
+    pub fn push_json(&self, ty: &DataType, out: &mut Vec<u8>) {
+        use std::io::Write as _;
+        let _ = match self {
+            Value::Null => out.write_all(b"null"),
+            Value::Boolean(b) => out.write_all(if *b { b"true" } else { b"false" }),
+            Value::Tinyint(v) => write!(out, "{v}"),
+            Value::Smallint(v) => write!(out, "{v}"),
+            Value::Int(v) => write!(out, "{v}"),
+            Value::Bigint(v) | Value::Counter(v) => write!(out, "{v}"),
+            Value::Ascii(text) | Value::Text(text) => {
+                serde_json::to_writer(&mut *out, text.as_str()).map_err(std::io::Error::from)
+            }
+            Value::Float(_) | Value::Double(_) => match finite_text(self) {
+                Some(text) => push_number(&text, out),
+                None => serde_json::to_writer(&mut *out, &self.to_json(ty)).map_err(Into::into),
+            },
+            _ => match string_form(self) {
+                Some(text) => serde_json::to_writer(&mut *out, &text).map_err(Into::into),
+                None => serde_json::to_writer(&mut *out, &self.to_json(ty)).map_err(Into::into),
+            },
+        };
+    }
+}
+
+/// Java's text of a finite float as `serde_json` writes the [`Number`] parsed from it:
+/// the same digits, the exponent mark in lower case and signed (`1.0E10` → `1.0e+10`).
+fn push_number(text: &str, out: &mut Vec<u8>) -> std::io::Result<()> {
+    let (mantissa, exponent) = text.split_once('E').unwrap_or((text, ""));
+    out.extend_from_slice(mantissa.as_bytes());
+    if !exponent.is_empty() {
+        out.push(b'e');
+        if !exponent.starts_with('-') {
+            out.push(b'+');
+        }
+        out.extend_from_slice(exponent.as_bytes());
+    }
+    Ok(())
 }
 
 /// A JSON string as Jackson's `quoteAsString` writes it (Cassandra's

@@ -159,3 +159,39 @@ fn json_lines_values() {
         json!([1, null])
     );
 }
+
+/// `push_json` writes exactly what `serde_json` writes for `to_json`'s tree.
+#[test]
+fn push_json_matches_the_tree() {
+    use NativeType::*;
+    let mut cases = vec![
+        (Value::Null, n(Int)),
+        (Value::Boolean(true), n(Boolean)),
+        (Value::Int(-42), n(Int)),
+        (Value::Bigint(i64::MIN), n(Bigint)),
+        (Value::Text("a \"q\" \\ \n\t\u{1} ünï 日本".into()), n(Text)),
+        (Value::Timestamp(1_748_764_800_000), n(Timestamp)),
+        (Value::Double(f64::NAN), n(Double)),
+        (Value::Float(f32::INFINITY), n(Float)),
+        (Value::Blob(vec![0xca, 0xfe]), n(Blob)),
+    ];
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    for _ in 0..20_000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        cases.push((Value::Double(f64::from_bits(x)), n(Double)));
+        cases.push((Value::Float(f32::from_bits(x as u32)), n(Float)));
+        cases.push((Value::Double((x % 100_000) as f64 / 10.0), n(Double)));
+    }
+    for (value, ty) in cases {
+        let mut out = Vec::new();
+        value.push_json(&ty, &mut out);
+        let expected = serde_json::to_string(&value.to_json(&ty)).expect("serializes");
+        assert_eq!(
+            String::from_utf8(out).expect("UTF-8"),
+            expected,
+            "{value:?}"
+        );
+    }
+}
