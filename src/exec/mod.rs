@@ -22,6 +22,7 @@ pub(crate) mod compiled;
 pub(crate) mod compiled_insert;
 mod conditions;
 pub(crate) mod functions;
+mod index_lookup;
 pub(crate) mod json_insert;
 mod like;
 mod mutation;

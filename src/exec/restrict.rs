@@ -66,6 +66,14 @@ pub(crate) enum Predicate<'t> {
         column: &'t Column,
         like: super::like::Like,
     },
+    /// What a legacy secondary index's lookup finds: the whole value, an
+    /// element or a map key whose serialized bytes are `bytes` (see
+    /// `index_lookup`).
+    SameBytes {
+        column: &'t Column,
+        part: super::index_lookup::IndexedPart,
+        bytes: Vec<u8>,
+    },
 }
 
 /// Evaluates every relation of a WHERE clause.
@@ -550,6 +558,11 @@ pub(crate) fn matches(predicate: &Predicate<'_>, row: &RowView<'_>) -> bool {
             !v.is_null() && values.contains(&v)
         }
         Predicate::Like { column, like } => like.holds(row.value(column).as_ref()),
+        Predicate::SameBytes {
+            column,
+            part,
+            bytes,
+        } => part.holds(row.value(column).as_ref(), bytes),
         Predicate::Contains { column, key, value } => match (row.value(column).as_ref(), key) {
             (Value::List(items) | Value::Set(items), _) => items.contains(value),
             (Value::Map(entries), true) => entries.iter().any(|(k, _)| k == value),

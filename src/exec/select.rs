@@ -41,7 +41,9 @@ pub(crate) fn run(run: &mut Run<'_, '_>, select: &Select, plan: &Plan) -> Result
         .unwrap_or(&empty);
     let now_secs = run.now_secs();
     let fcx = &mut *run.fcx;
-    let predicates = restrict::compile(table, &select.where_clause, run.binds, fcx, &run.limits)?;
+    let mut predicates =
+        restrict::compile(table, &select.where_clause, run.binds, fcx, &run.limits)?;
+    predicates.extend(super::index_lookup::same_bytes(table, plan, &predicates));
     let projection =
         selector::compile(table, &select.selection, run.binds, fcx).map_err(Error::as_refusal)?;
     let limit = limit(&select.limit, "LIMIT", run.binds, fcx)?;

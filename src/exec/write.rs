@@ -1110,12 +1110,12 @@ fn delete_target(
             }
             DataType::Map { key: kt, .. } | DataType::Set { element: kt, .. } => {
                 let k = eval_term(
-                index,
-                kt,
-                &element_spec("key", &column.name),
-                env.binds,
-                env.fcx,
-            )?;
+                    index,
+                    kt,
+                    &element_spec("key", &column.name),
+                    env.binds,
+                    env.fcx,
+                )?;
                 m.ops.push(Op::Element {
                     row,
                     slot,

@@ -18,12 +18,12 @@ mod restriction;
 mod routing;
 mod select;
 
+pub(crate) use operands::{element_spec, map_operand_error, operand_type};
 pub use partial::{partial_plan, plan_explained, PartialPlan, PlanError, Understood};
 pub use plan::{
     Direction, PartitionTarget, Partitions, PaxosRound, Plan, QueryClass, StatementKind,
     TokenRange, TokenValue,
 };
-pub(crate) use operands::{element_spec, map_operand_error, operand_type};
 pub(crate) use routing::ComposedKey;
 pub(crate) use select::selector_columns;
 pub use select::ALLOW_FILTERING_MESSAGE;

@@ -233,7 +233,7 @@ impl<'a> WhereClause<'a> {
                 op: Operator::Ne, ..
             } => {
                 return Err(invalid(
-                    format!("Unsupported \"!=\" relation: {relation}"),
+                    format!("Unsupported \"!=\" relation: {}", ne_text(relation)),
                     relation,
                 ));
             }
@@ -906,4 +906,17 @@ pub(crate) fn check_multi_column_filters<'r, 'a: 'r>(
         }
     }
     Ok(())
+}
+
+/// A `!=` relation as Cassandra's `Relation.toString` writes it: terms as
+/// `Term.Raw.getText` gives them, inner quotes not doubled.
+fn ne_text(relation: &Relation) -> String {
+    use crate::types::term_text;
+    match &relation.kind {
+        RelationKind::Compare { column, value, .. } => format!("{column} != {}", term_text(value)),
+        RelationKind::MapEntry {
+            column, key, value, ..
+        } => format!("{column}[{}] != {}", term_text(key), term_text(value)),
+        _ => relation.to_string(),
+    }
 }
