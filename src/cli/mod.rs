@@ -5,6 +5,7 @@ mod explain;
 mod helper;
 mod inputs;
 mod lint;
+mod long_line;
 mod parse;
 mod repl;
 mod report;

@@ -17,7 +17,7 @@ use std::rc::Rc;
 use rustyline::config::{ColorMode, CompletionType, Config};
 use rustyline::error::ReadlineError;
 use rustyline::history::DefaultHistory;
-use rustyline::Editor;
+use rustyline::{Editor, Event, EventHandler};
 use widerow::shell::highlight::Live;
 use widerow::shell::input::Pending;
 use widerow::shell::{banner, Reply, Shell, LINE_COMMANDS};
@@ -25,6 +25,7 @@ use widerow::StatementSplitter;
 
 use super::args::Cli;
 use super::helper::ReplHelper;
+use super::long_line::{Carry, LongLineCut};
 use super::session;
 
 /// History entries kept in the file.
@@ -60,6 +61,8 @@ pub fn run(cli: &Cli) -> ExitCode {
         pending: Rc::new(RefCell::new(Pending::new(LINE_COMMANDS))),
         empty_lines: 0,
         history: history_file(),
+        carry: Carry::default(),
+        fragment: String::new(),
     };
     let mut editor = match repl.editor(color) {
         Ok(editor) => editor,
@@ -85,6 +88,10 @@ struct Repl {
     /// Empty lines typed in a row inside an unfinished statement.
     empty_lines: usize,
     history: Option<PathBuf>,
+    /// Set when a long typed line was cut (see `long_line`).
+    carry: Carry,
+    /// The cut parts of the line being typed, joined without line breaks.
+    fragment: String,
 }
 
 impl Repl {
@@ -101,6 +108,12 @@ impl Repl {
             })
             .build();
         let mut editor = LineEditor::with_config(config)?;
+        editor.bind_sequence(
+            Event::Any,
+            EventHandler::Conditional(Box::new(LongLineCut {
+                carry: self.carry.clone(),
+            })),
+        );
         editor.set_helper(Some(ReplHelper {
             shell: Rc::clone(&self.shell),
             pending: Rc::clone(&self.pending),
@@ -118,25 +131,47 @@ impl Repl {
     }
 
     fn run(&mut self, editor: &mut LineEditor) -> ExitCode {
+        let mut initial: Option<String> = None;
         loop {
-            let prompt = self.prompt();
-            match editor.readline(&prompt) {
+            // A cut line continues on a row of its own, without a prompt.
+            let prompt = if self.fragment.is_empty() {
+                self.prompt()
+            } else {
+                String::new()
+            };
+            let read = match initial.take() {
+                Some(start) => editor.readline_with_initial(&prompt, (&start, "")),
+                None => editor.readline(&prompt),
+            };
+            match read {
                 Ok(line) => {
+                    if let Some(c) = self.carry.take() {
+                        self.fragment.push_str(&line);
+                        initial = Some(c.to_string());
+                        continue;
+                    }
+                    let line = self.join_fragments(line);
                     if self.line(editor, &line) {
                         return ExitCode::SUCCESS;
                     }
                 }
                 Err(ReadlineError::Interrupted) => {
                     self.pending.borrow_mut().take();
+                    self.fragment.clear();
                     self.empty_lines = 0;
                 }
                 Err(ReadlineError::Eof) => {
                     println!();
+                    if !self.fragment.is_empty() {
+                        let line = self.join_fragments(String::new());
+                        self.pending.borrow_mut().push_line(&line);
+                    }
                     let text = self.pending.borrow_mut().take();
                     self.execute(editor, &text);
                     return ExitCode::SUCCESS;
                 }
                 Err(ReadlineError::Io(e)) if e.kind() == io::ErrorKind::InvalidData => {
+                    self.fragment.clear();
                     eprintln!("{NOT_UTF8}");
                 }
                 Err(e) => {
@@ -145,6 +180,16 @@ impl Repl {
                 }
             }
         }
+    }
+
+    /// The whole typed line: the parts a long line was cut into, then `last`.
+    fn join_fragments(&mut self, last: String) -> String {
+        if self.fragment.is_empty() {
+            return last;
+        }
+        let mut line = std::mem::take(&mut self.fragment);
+        line.push_str(&last);
+        line
     }
 
     /// The prompt for the next line: the shell's, its continuation, or
