@@ -499,8 +499,8 @@ def _schema_columns(session, keyspace: str, table: str) -> dict[str, str]:
             )
             try:
                 rs = session.execute(stmt, (keyspace, table))
-            except Exception:  # noqa: BLE001
-                break
+            except Exception:  # noqa: BLE001 - asked again next time, never cached
+                return {}
             for name_b, type_b in rs.current_rows:
                 cols[name_b.decode("utf-8")] = type_b.decode("utf-8")
         state.schema[key] = cols

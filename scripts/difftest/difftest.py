@@ -141,8 +141,18 @@ class Divergence:
     original_len: int | None = None
 
 
+# Errors the driver raises itself, with no frame from the node: timeouts on
+# the client, lost connections. They say the node did not answer, not what it
+# would answer, so a sequence holding one is not compared.
+CLIENT_SIDE_ERRORS = frozenset({"NoHostAvailable", "OperationTimedOut", "ConnectionShutdown",
+                                "ConnectionException", "ConnectionBusy"})
+# After this many sequences the node did not answer, the run stops as blocked.
+MAX_NODE_FAILURES = 5
+
+
 @dataclass
 class Stats:
+    node_failures: int = 0
     sequences: int = 0
     compared: int = 0
     reads: int = 0
@@ -213,6 +223,19 @@ class Harness:
         ks = self.ks(q)
         a, b = self.run_both(stmts, ks, main=True)
         self.stats.sequences += 1
+        failed = next((rb for rb in b if rb.get("error") in CLIENT_SIDE_ERRORS), None)
+        if failed is not None:
+            # The node did not answer (the driver's own error, no server frame):
+            # nothing in this sequence can be judged.
+            self.stats.node_failures += 1
+            print(f"oracle: sequence {q} not judged, the node did not answer: "
+                  f"{failed['error']}: {failed.get('message', '')[:200]}", file=sys.stderr)
+            if self.stats.node_failures >= MAX_NODE_FAILURES:
+                raise Blocked(f"the Cassandra node stopped answering ({self.stats.node_failures} "
+                              f"sequences not judged; last: {failed['error']})")
+            if self.args.drop_keyspaces:
+                self.c.drop(ks)
+            return
         for i, (s, ra, rb) in enumerate(zip(stmts, a, b)):
             self.stats.compared += 1
             self.stats.features[s.feature.split("/")[0]] += 1
@@ -412,6 +435,8 @@ def print_figures(h: Harness, elapsed: float):
     documented = [d for d in h.divs.values() if d.known]
     print(f"seed: {h.args.seed}")
     print(f"sequences: {st.sequences} ({st.abandoned} stopped at a schema divergence)")
+    if st.node_failures:
+        print(f"sequences not judged (the node did not answer): {st.node_failures}")
     print(f"statements compared: {st.compared}; reads compared: {st.reads}")
     print(f"divergences: {len(opened)} open, {len(documented)} documented "
           f"({sum(d.count for d in opened)} + {sum(d.count for d in documented)} statements)")
@@ -550,9 +575,10 @@ def main(argv=None) -> int:
             h.sequences(args.n)
             h.minimise_all()
             rc = None
-    except (ConnectionError, OSError) as e:
+    except (ConnectionError, OSError, Blocked) as e:
         print(f"blocked: lost the Cassandra node: {e}")
-        print(f"oracle: {h.stats.compared} statements compared, 0 divergences")
+        opened = sum(1 for d in h.divs.values() if not d.known)
+        print(f"oracle: {h.stats.compared} statements compared, {opened} divergences")
         return 2
     print_figures(h, time.monotonic() - t0)
     c.close()

@@ -132,11 +132,13 @@ class Cassandra:
         return out
 
     def drop(self, ks: str):
-        """Drops a keyspace without waiting for it (it only frees the node)."""
+        """Drops a keyspace and waits for it: a node's schema changes slow down
+        with every table it holds, and drops left in flight pile up behind
+        the next sequence's statements until they time out."""
         try:
-            self.session.execute_async(f"DROP KEYSPACE IF EXISTS {ks}")
-        except Exception:  # noqa: BLE001 - best effort
-            pass
+            self.session.execute(f"DROP KEYSPACE IF EXISTS {ks}", timeout=60)
+        except Exception as e:  # noqa: BLE001 - the next CREATE will say if the node is gone
+            print(f"oracle: could not drop {ks}: {e}", file=sys.stderr)
 
     def close(self):
         self.cs.close(self.session)

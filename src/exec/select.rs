@@ -237,33 +237,45 @@ fn key_in_relation(table: &Table, select: &Select) -> bool {
 }
 
 /// Orders rows read from several partitions by the ORDER BY columns; ties
-/// keep partition order. A static-only row sorts first ascending, last
-/// descending (results.md).
+/// keep partition order. Cassandra merges by the table's clustering
+/// comparator, in which a static-only row (no clustering value) comes
+/// first: it leads when the ORDER BY follows the table's clustering order
+/// and trails when it reverses it (checked against a 5.0.8 node).
 fn sort_merged(table: &Table, select: &Select, views: &mut [RowView<'_>]) {
-    let keys: Vec<(&crate::schema::Column, bool)> = select
+    use crate::syntax::ast::Order;
+    use std::cmp::Ordering;
+    // Each ORDER BY column, whether the table keeps it descending, and
+    // whether the query reads it against the table's order.
+    let keys: Vec<(&crate::schema::Column, bool, bool)> = select
         .order_by
         .iter()
         .filter_map(|o| {
             let c = table.column(&o.column.name)?;
-            let desc = matches!(o.order, Some(crate::syntax::ast::Order::Desc));
-            Some((c, desc))
+            let table_desc = matches!(c.kind, crate::schema::ColumnKind::Clustering(_, Order::Desc));
+            let desc = matches!(o.order, Some(Order::Desc));
+            Some((c, table_desc, desc != table_desc))
         })
         .collect();
     views.sort_by(|a, b| {
-        for (column, desc) in &keys {
+        for (column, table_desc, reversed) in &keys {
             let (x, y) = (a.value(column), b.value(column));
-            let order = match (x.is_null(), y.is_null()) {
-                (true, true) => std::cmp::Ordering::Equal,
-                (true, false) => std::cmp::Ordering::Less,
-                (false, true) => std::cmp::Ordering::Greater,
+            let in_table_order = match (x.is_null(), y.is_null()) {
+                (true, true) => Ordering::Equal,
+                (true, false) => Ordering::Less,
+                (false, true) => Ordering::Greater,
+                _ if *table_desc => x.as_ref().cmp(y.as_ref()).reverse(),
                 _ => x.as_ref().cmp(y.as_ref()),
             };
-            let order = if *desc { order.reverse() } else { order };
-            if order != std::cmp::Ordering::Equal {
+            let order = if *reversed {
+                in_table_order.reverse()
+            } else {
+                in_table_order
+            };
+            if order != Ordering::Equal {
                 return order;
             }
         }
-        std::cmp::Ordering::Equal
+        Ordering::Equal
     });
 }
 
