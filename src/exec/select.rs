@@ -251,7 +251,10 @@ fn sort_merged(table: &Table, select: &Select, views: &mut [RowView<'_>]) {
         .iter()
         .filter_map(|o| {
             let c = table.column(&o.column.name)?;
-            let table_desc = matches!(c.kind, crate::schema::ColumnKind::Clustering(_, Order::Desc));
+            let table_desc = matches!(
+                c.kind,
+                crate::schema::ColumnKind::Clustering(_, Order::Desc)
+            );
             let desc = matches!(o.order, Some(Order::Desc));
             Some((c, table_desc, desc != table_desc))
         })
