@@ -62,17 +62,8 @@ impl<'t> Meta<'t> {
     }
 
     fn many_cells(&self) -> bool {
-        (super::write::is_collection_cells(&self.column.data_type) || self.per_field())
+        super::write::is_collection_cells(&self.column.data_type)
             && matches!(self.part, Part::Whole | Part::Slice(..))
-    }
-
-    /// A whole non-frozen UDT: Cassandra keeps a cell per field and answers
-    /// with one entry per field (null for a field without a cell). widerow
-    /// keeps the value as one cell, so every field written shares its time
-    /// (`docs/divergences.md`, non-frozen UDTs).
-    fn per_field(&self) -> bool {
-        matches!(self.column.data_type, DataType::Udt { frozen: false, .. })
-            && matches!(self.part, Part::Whole)
     }
 
     fn result_type(&self) -> DataType {
@@ -102,23 +93,6 @@ impl<'t> Meta<'t> {
             };
         }
         match row.cell(self.column) {
-            Some(cell) if self.part_present(&cell, row.now_secs) && self.per_field() => {
-                match (self.function, cell.live_value(row.now_secs)) {
-                    (MetadataFunction::MaxWriteTime, _) => {
-                        self.of_cell(cell.timestamp, cell.expiry, row.now_secs)
-                    }
-                    (_, Some(Value::Udt(fields))) => Value::List(
-                        fields
-                            .iter()
-                            .map(|f| match f {
-                                Some(_) => self.of_cell(cell.timestamp, cell.expiry, row.now_secs),
-                                None => Value::Null,
-                            })
-                            .collect(),
-                    ),
-                    _ => Value::Null,
-                }
-            }
             Some(cell) if self.part_present(&cell, row.now_secs) => {
                 self.of_cell(cell.timestamp, cell.expiry, row.now_secs)
             }
@@ -145,6 +119,9 @@ impl<'t> Meta<'t> {
     }
 
     fn of_collection(&self, collection: &Collection, now_secs: i64) -> Value {
+        if let DataType::Udt { fields, .. } = &self.column.data_type {
+            return self.of_fields(collection, fields.len(), now_secs);
+        }
         let live = collection
             .elements
             .iter()
@@ -162,6 +139,37 @@ impl<'t> Meta<'t> {
         match self.function {
             MetadataFunction::MaxWriteTime => cells.into_iter().max().unwrap_or(Value::Null),
             _ => Value::List(cells),
+        }
+    }
+
+    /// A non-frozen UDT: one entry per field, null for a field without a
+    /// live cell (or the one field selected), as Cassandra 5.0 answers.
+    fn of_fields(&self, collection: &Collection, count: usize, now_secs: i64) -> Value {
+        let field = |i: usize| {
+            let key = super::write::field_key(i);
+            collection
+                .elements
+                .iter()
+                .find(|e| e.key == key && e.cell.live_value(now_secs).is_some())
+                .map(|e| self.of_cell(e.cell.timestamp, e.cell.expiry, now_secs))
+        };
+        if let Part::Field(i) = self.part {
+            return field(i).unwrap_or(Value::Null);
+        }
+        let cells: Vec<Option<Value>> = (0..count).map(field).collect();
+        if cells.iter().all(Option::is_none) {
+            return Value::Null;
+        }
+        match self.function {
+            MetadataFunction::MaxWriteTime => {
+                cells.into_iter().flatten().max().unwrap_or(Value::Null)
+            }
+            _ => Value::List(
+                cells
+                    .into_iter()
+                    .map(|c| c.unwrap_or(Value::Null))
+                    .collect(),
+            ),
         }
     }
 

@@ -149,6 +149,23 @@ fn borrowed(value: Option<&Value>) -> Cow<'_, Value> {
 /// collection reads as null, as in Cassandra.
 pub(crate) fn collection_value(collection: &Collection, ty: &DataType, now_secs: i64) -> Value {
     let live = collection.live(now_secs);
+    if let DataType::Udt { fields, .. } = ty {
+        let mut parts = vec![None; fields.len()];
+        for (k, v) in live {
+            let slot = match k {
+                Value::Smallint(i) => usize::try_from(*i).ok(),
+                _ => None,
+            };
+            if let Some(part) = slot.and_then(|i| parts.get_mut(i)) {
+                *part = Some(v.clone());
+            }
+        }
+        return if parts.iter().all(Option::is_none) {
+            Value::Null
+        } else {
+            Value::Udt(parts)
+        };
+    }
     let value = match ty {
         DataType::List { .. } => Value::List(live.map(|(_, v)| v.clone()).collect()),
         DataType::Set { .. } => Value::Set(live.map(|(k, _)| k.clone()).collect()),

@@ -429,9 +429,15 @@ pub(super) fn check_collection_size(
 }
 
 /// Whether a column's values are stored element by element: non-frozen
-/// lists, sets and maps. (A non-frozen UDT is kept as one cell.)
+/// lists, sets and maps, and a non-frozen UDT's fields (one cell per field,
+/// its path the field's position, as Cassandra's `UserType` cell paths).
 pub(crate) fn is_collection_cells(ty: &DataType) -> bool {
-    ty.is_multi_cell() && ty.is_collection()
+    ty.is_multi_cell()
+}
+
+/// The element key of a non-frozen UDT's field `index`.
+pub(crate) fn field_key(index: usize) -> Value {
+    Value::Smallint(i16::try_from(index).unwrap_or(i16::MAX))
 }
 
 /// Adds the elements of `value` to a collection: list elements after (or,
@@ -478,6 +484,18 @@ fn add_elements(
                     key: k,
                     cell: live(v),
                 });
+            }
+        }
+        (DataType::Udt { .. }, Value::Udt(fields)) => {
+            for (i, field) in fields.into_iter().enumerate() {
+                if let Some(v) = field {
+                    ops.push(Op::Element {
+                        row: row.clone(),
+                        slot,
+                        key: field_key(i),
+                        cell: live(v),
+                    });
+                }
             }
         }
         _ => {}
@@ -740,6 +758,20 @@ fn assign(
                 )));
             };
             let v = eval_term(value, &fields[index].1, &field.name, env.binds, env.fcx)?;
+            if is_collection_cells(&column.data_type) {
+                let cell = if v.is_null() {
+                    Cell::tombstone(stamp.timestamp)
+                } else {
+                    Cell::live(v, stamp.timestamp, stamp.expiry)
+                };
+                ops.push(Op::Element {
+                    row: row_ref(column, key),
+                    slot: slot(env.data, table, column)?,
+                    key: field_key(index),
+                    cell,
+                });
+                return Ok(ops);
+            }
             let mut parts = match current(m, key, column, env) {
                 Value::Udt(parts) => parts,
                 _ => vec![None; fields.len()],
@@ -1143,7 +1175,14 @@ fn delete_target(
                     column.name, field.name
                 )));
             };
-            if let Value::Udt(mut parts) = current(m, key, column, env) {
+            if is_collection_cells(&column.data_type) {
+                m.ops.push(Op::Element {
+                    row,
+                    slot,
+                    key: field_key(index),
+                    cell: Cell::tombstone(timestamp),
+                });
+            } else if let Value::Udt(mut parts) = current(m, key, column, env) {
                 parts[index] = None;
                 write_value(
                     table,

@@ -150,6 +150,9 @@ impl<'a> Writer<'a> {
         for &(column, collection) in &live.collections {
             match &column.data_type {
                 DataType::List { .. } => lists.extend(self.list(key, column, collection)),
+                DataType::Udt { fields, .. } => {
+                    self.set_fields(column, fields, collection, &mut groups)
+                }
                 _ => self.add_elements(column, collection, &mut groups),
             }
         }
@@ -253,6 +256,37 @@ impl<'a> Writer<'a> {
                 where_clause(key)
             )
         })
+    }
+
+    /// A non-frozen UDT's live fields as `u.f = …`, each added to the
+    /// UPDATE of its own write time and TTL (each field is its own cell).
+    fn set_fields(
+        &self,
+        column: &Column,
+        fields: &[(String, DataType)],
+        collection: &Collection,
+        groups: &mut BTreeMap<Stamp, Vec<String>>,
+    ) {
+        for element in &collection.elements {
+            let Some(value) = element.cell.live_value(self.now_secs) else {
+                continue;
+            };
+            let Value::Smallint(i) = element.key else {
+                continue;
+            };
+            let Some((field, ty)) = usize::try_from(i).ok().and_then(|i| fields.get(i)) else {
+                continue;
+            };
+            groups
+                .entry(self.cell_stamp(element.cell.timestamp, element.cell.expiry))
+                .or_default()
+                .push(format!(
+                    "{}.{} = {}",
+                    name(&column.name),
+                    name(field),
+                    literal(value, ty)
+                ));
+        }
     }
 
     /// A set's or map's live elements as `c = c + {…}`, one per write time
