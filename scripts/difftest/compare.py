@@ -75,14 +75,22 @@ class Normalisers:
         return close(a, b)
 
     def wallclock_writetime(self, col: str, a, b) -> bool:
-        """writetime()/maxwritetime() of a cell an LWT wrote: both sides' own clocks."""
-        if col.startswith(("writetime(", "maxwritetime(")):
-            def wall(x):
-                if isinstance(x, list):
-                    return all(wall(y) for y in x if y is not None)
-                return isinstance(x, int) and x >= WALLCLOCK_MICROS
-            return a is not None and b is not None and wall(a) and wall(b)
-        return False
+        """writetime()/maxwritetime() of a cell an LWT wrote: both sides' own clocks.
+        In a list (one entry per element or field) each entry pairs up: equal,
+        or both written by a clock."""
+        if not col.startswith(("writetime(", "maxwritetime(")):
+            return False
+
+        def wall(x):
+            return isinstance(x, int) and not isinstance(x, bool) and x >= WALLCLOCK_MICROS
+
+        def pair(x, y):
+            return x == y or (wall(x) and wall(y))
+
+        if isinstance(a, list) and isinstance(b, list):
+            return len(a) == len(b) and any(x != y for x, y in zip(a, b)) \
+                and all(pair(x, y) for x, y in zip(a, b))
+        return wall(a) and wall(b)
 
     def numeric_spelling(self, col: str, a, b) -> bool:
         """The same number spelt two ways (1E+1 / 10): equal as decimals."""
