@@ -282,18 +282,25 @@ impl Error {
 /// `Table 'ks.t' already exists` and `Cannot add existing keyspace "ks"`
 /// reads `Keyspace 'ks' already exists`. Other texts are kept.
 fn already_exists_text(message: &str) -> String {
+    match already_exists_parts(message) {
+        Some((keyspace, "")) => format!("Keyspace '{keyspace}' already exists"),
+        Some((keyspace, table)) => format!("Table '{keyspace}.{table}' already exists"),
+        None => message.to_string(),
+    }
+}
+
+/// The keyspace and table (empty for a keyspace) an `AlreadyExists`
+/// message names: what Cassandra's `AlreadyExistsException` carries, and
+/// the native protocol sends after the message.
+pub fn already_exists_parts(message: &str) -> Option<(&str, &str)> {
     let quoted: Vec<&str> = message.split('"').skip(1).step_by(2).collect();
-    if message.starts_with("Cannot add already existing table") {
-        if let [table, keyspace] = quoted.as_slice() {
-            return format!("Table '{keyspace}.{table}' already exists");
+    match quoted.as_slice() {
+        [table, keyspace] if message.starts_with("Cannot add already existing table") => {
+            Some((keyspace, table))
         }
+        [keyspace] if message.starts_with("Cannot add existing keyspace") => Some((keyspace, "")),
+        _ => None,
     }
-    if message.starts_with("Cannot add existing keyspace") {
-        if let [keyspace] = quoted.as_slice() {
-            return format!("Keyspace '{keyspace}' already exists");
-        }
-    }
-    message.to_string()
 }
 
 impl fmt::Display for Error {

@@ -37,6 +37,8 @@ pub mod lint;
 pub mod planner;
 pub mod render;
 pub mod schema;
+#[cfg(feature = "server")]
+pub mod server;
 pub mod session;
 pub mod shell;
 pub mod storage;

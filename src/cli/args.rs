@@ -207,6 +207,26 @@ pub enum Command {
     Rules,
     /// Print a lint rule's documentation.
     Rule(RuleArgs),
+    /// Serve the CQL native protocol (v4, v5) so drivers, cqlsh and
+    /// applications connect: each simulated node on its own loopback
+    /// address, the same port.
+    Serve(ServeArgs),
+}
+
+/// `widerow serve`
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The address node1 answers on; on 127.0.0.1 node2 answers on
+    /// 127.0.0.2 and so on.
+    #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1")]
+    pub host: std::net::IpAddr,
+    /// The port every node answers on (0 picks a free one).
+    #[arg(long, value_name = "PORT", default_value_t = 9042)]
+    pub port: u16,
+    /// The largest frame body accepted, in bytes (Cassandra's
+    /// `native_transport_max_frame_size`).
+    #[arg(long, value_name = "BYTES", default_value_t = widerow::server::DEFAULT_MAX_FRAME)]
+    pub max_frame_size: u32,
 }
 
 /// `widerow lint PATH…`

@@ -10,6 +10,7 @@ mod parse;
 mod repl;
 mod report;
 mod run;
+mod serve;
 mod session;
 
 use std::io::{self, IsTerminal};
@@ -51,6 +52,7 @@ pub fn main() -> ExitCode {
         Some(Command::Lint(args)) => lint::run(args, &cli),
         Some(Command::Rules) => lint::list_rules(&cli.output),
         Some(Command::Rule(args)) => lint::show_rule(args),
+        Some(Command::Serve(args)) => serve::run(args, &cli),
         None => {
             if let Some(text) = &cli.execute {
                 run::run(Ok(Input::text(text)), true, &cli)
@@ -92,6 +94,7 @@ fn refuse_script_with_subcommand(cli: &Cli) -> Result<(), ExitCode> {
         Command::Lint(_) => ("lint", true, false),
         Command::Rules => ("rules", false, false),
         Command::Rule(_) => ("rule", false, false),
+        Command::Serve(_) => ("serve", false, false),
     };
     let (flag, does, instead) = if cli.file.is_some() {
         (
@@ -136,6 +139,7 @@ fn resolve_format(cli: &mut Cli) -> Result<(), ExitCode> {
         Some(Command::Explain(_)) => "widerow explain",
         Some(Command::Rules) => "widerow rules",
         Some(Command::Rule(_)) => "widerow rule",
+        Some(Command::Serve(_)) => "widerow serve",
         None => {
             let (run_format, format) = match arg.unwrap_or(FormatArg::Table) {
                 FormatArg::Table | FormatArg::Text => (RunFormat::Table, Format::Text),

@@ -323,6 +323,7 @@ impl CompiledSelect {
             warnings: Vec::new(),
             notes,
             plan: Some(plan.clone()),
+            schema_change: None,
         })
     }
 

@@ -301,6 +301,7 @@ impl CompiledInsert {
                 rows_returned: 0,
             },
             plan: Some(plan.clone()),
+            schema_change: None,
         }
     }
 }

@@ -41,8 +41,10 @@ mod write;
 
 pub use result::{ColumnSpec, Columns, Metrics, ResultKind, ResultSet};
 pub use rows::Rows;
+pub use select::result_columns;
 
 pub(crate) use bind::{marker_offsets, Binds};
+pub(crate) use functions::decode_native;
 pub(crate) use functions::FunctionContext;
 pub(crate) use schema::{run_schema, sync_storage};
 

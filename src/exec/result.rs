@@ -113,6 +113,10 @@ pub struct ResultSet {
     /// Shared, so a prepared statement's cached plan is not copied into
     /// every result.
     pub plan: Option<Arc<Plan>>,
+    /// The schema-change event a successful schema statement makes
+    /// Cassandra push (`None` for data statements and no-ops): the native
+    /// protocol server answers with it and tells registered clients.
+    pub schema_change: Option<Box<crate::schema::SchemaEvent>>,
 }
 
 impl ResultSet {
@@ -127,6 +131,7 @@ impl ResultSet {
             notes: Vec::new(),
             metrics: Metrics::default(),
             plan: None,
+            schema_change: None,
         }
     }
 

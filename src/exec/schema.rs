@@ -39,6 +39,7 @@ pub(crate) fn run_schema(
         _ => {}
     }
     let mut result = ResultSet::ok();
+    result.schema_change = applied.change.event().map(Box::new);
     result.warnings = applied.warnings;
     result.notes = applied.notes;
     if let Statement::CreateIndex(index) = statement {

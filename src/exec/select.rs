@@ -5,13 +5,14 @@
 use smallvec::SmallVec;
 
 use crate::error::Error;
-use crate::planner::Plan;
+use crate::planner::{Plan, PlanContext};
 use crate::schema::{Column, Table};
 use crate::storage::{prefetch_ahead, Partition, TableData};
 use crate::syntax::ast::{NativeType, Select, Term};
 use crate::types::{DataType, Value};
 
-use super::bind::eval_term;
+use super::bind::{eval_term, Binds};
+use super::functions::FunctionContext;
 use super::read::{self, Walk, WalkCost};
 use super::restrict;
 use super::result::{ColumnSpec, ResultSet};
@@ -501,4 +502,27 @@ fn json_rows(columns: &[ColumnSpec], rows: &Rows) -> (Vec<ColumnSpec>, Vec<Vec<V
 
 fn json_string(out: &mut String, text: &str) {
     out.push_str(&Value::Text(text.to_string()).to_json_text(&DataType::Native(NativeType::Text)));
+}
+
+/// The columns `select` returns, known before anything is read: what a
+/// PREPARED result describes to the driver, which then decodes each page
+/// by it. Fails where the selection needs its bind values to be typed.
+pub fn result_columns(ctx: &PlanContext, select: &Select) -> Result<Vec<ColumnSpec>, Error> {
+    let table = ctx
+        .catalog
+        .resolve_table(ctx.keyspace.as_deref(), &select.from)?;
+    if select.json {
+        return Ok(vec![ColumnSpec {
+            name: "[json]".into(),
+            data_type: DataType::Native(NativeType::Text),
+        }]);
+    }
+    let mut no_timeuuid = || [0u8; 16];
+    let mut no_uuid = || [0u8; 16];
+    let mut fcx = FunctionContext {
+        now_micros: 0,
+        next_timeuuid: &mut no_timeuuid,
+        next_uuid: &mut no_uuid,
+    };
+    Ok(selector::compile(table, &select.selection, &Binds::none(), &mut fcx)?.columns)
 }

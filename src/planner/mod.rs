@@ -9,6 +9,7 @@
 
 mod batch;
 mod clauses;
+pub mod markers;
 mod modify;
 mod operands;
 mod partial;

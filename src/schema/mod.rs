@@ -11,6 +11,6 @@ pub use catalog::{Catalog, SchemaSettings};
 /// Maps keyed by names, in insertion order, with a fast hasher: tables,
 /// columns and keyspaces are looked up on every statement planned.
 pub type NameMap<V> = indexmap::IndexMap<String, V, rustc_hash::FxBuildHasher>;
-pub use ddl::{SchemaChange, SchemaObject};
+pub use ddl::{ChangeKind, EventTarget, SchemaChange, SchemaEvent, SchemaObject};
 pub use keyspace::{Keyspace, Replication, UserType};
 pub use table::{Column, ColumnKind, DroppedColumn, Index, IndexKind, Table, ViewDefinition};

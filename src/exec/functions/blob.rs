@@ -41,7 +41,7 @@ pub(super) fn blob_as(function: &str, ty: NativeType, value: &Value) -> Result<V
 /// float, double, timestamp, uuid, timeuuid, boolean, inet, counter, decimal, varint) and
 /// the empty string for text and ascii; `tinyint`, `smallint`, `date` and `time` demand
 /// their exact width, as in Cassandra.
-pub(super) fn decode(ty: NativeType, bytes: &[u8]) -> Option<Value> {
+pub(crate) fn decode(ty: NativeType, bytes: &[u8]) -> Option<Value> {
     use NativeType as T;
     let empty_ok = matches!(
         ty,

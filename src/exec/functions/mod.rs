@@ -33,6 +33,7 @@ pub(crate) mod decimal;
 mod resolve;
 mod time;
 
+pub(crate) use blob::decode as decode_native;
 pub(crate) use resolve::Kind;
 
 use crate::error::{Error, ErrorKind};

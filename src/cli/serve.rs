@@ -1,0 +1,84 @@
+//! `widerow serve`: the native protocol server in front of a session built
+//! from the same flags as every other mode (`--schema`, `--nodes`,
+//! `--datacenters`, `widerow.toml`). It prints one line when it listens and
+//! exits 0 on SIGTERM or Ctrl-C once every connection is closed; 1 when it
+//! could not start (a bad flag, a schema statement that fails, an address
+//! in use).
+
+use std::process::ExitCode;
+
+use widerow::server::{Config, Server};
+
+use super::args::{Cli, ServeArgs};
+use super::session;
+
+/// Runs the server until it is told to stop.
+pub fn run(args: &ServeArgs, cli: &Cli) -> ExitCode {
+    if cli.cluster.coordinator.is_some() {
+        eprintln!(
+            "widerow: --coordinator cannot be combined with `widerow serve`: the node a request \
+             arrives on is its coordinator"
+        );
+        return ExitCode::from(1);
+    }
+    let session = match session::start_session(&cli.cluster, cli.config.as_deref(), true) {
+        Ok((_, failures)) if failures > 0 => {
+            eprintln!("widerow: the schema file failed; not serving");
+            return ExitCode::from(1);
+        }
+        Ok((session, _)) => session,
+        Err(message) => {
+            eprintln!("widerow: {message}");
+            return ExitCode::from(1);
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("widerow: could not start the server's runtime: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let config = Config {
+        host: args.host,
+        port: args.port,
+        max_frame: args.max_frame_size,
+    };
+    runtime.block_on(async move {
+        let server = match Server::bind(session, config).await {
+            Ok(server) => server,
+            Err(e) => {
+                eprintln!("widerow: cannot listen on {}:{}: {e}", args.host, args.port);
+                return ExitCode::from(1);
+            }
+        };
+        match server.local_addr() {
+            Ok(addr) => println!("listening on {addr}"),
+            Err(e) => {
+                eprintln!("widerow: {e}");
+                return ExitCode::from(1);
+            }
+        }
+        server.run(stop_signal()).await;
+        ExitCode::SUCCESS
+    })
+}
+
+/// Completes on SIGTERM or SIGINT (Ctrl-C).
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = term.recv() => {}
+                _ = tokio::signal::ctrl_c() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+}

@@ -1,0 +1,397 @@
+//! One client connection, run as one task: read frames (in v5, from
+//! segments once the connection is started), answer each in order, and
+//! push the events the client registered for.
+//!
+//! A malformed frame is answered with a PROTOCOL_ERROR on this connection
+//! alone; a frame whose header cannot be trusted (wrong version, too long)
+//! closes it after the answer, as Cassandra does.
+
+use std::sync::Arc;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio::sync::{broadcast, watch};
+
+use super::compression::Compression;
+use super::frame::{self, Header, HeaderError, Opcode, HEADER_LEN};
+use super::handler::{ConnectionState, Reply, Shared};
+use super::request::{self, Request};
+use super::response::{self, Failure};
+use super::segment::{encode_segments, SegmentDecoder};
+use super::wire::{Reader, Writer};
+
+/// An event pushed to every connection that registered for its type.
+#[derive(Debug, Clone)]
+pub struct Event {
+    /// `SCHEMA_CHANGE`, `STATUS_CHANGE` or `TOPOLOGY_CHANGE`.
+    pub kind: &'static str,
+    /// The EVENT body.
+    pub body: Vec<u8>,
+}
+
+/// What a connection needs from its server.
+#[derive(Debug, Clone)]
+pub struct Context {
+    /// The engine and prepared statements.
+    pub shared: Arc<Shared>,
+    /// Where events are announced.
+    pub events: broadcast::Sender<Event>,
+    /// The node whose address the connection arrived on.
+    pub node: usize,
+    /// The largest frame body accepted.
+    pub max_frame: u32,
+}
+
+/// How bytes are cut into frames on this connection.
+enum Framing {
+    /// v4, and v5 before STARTUP is answered: frames back to back.
+    Frames,
+    /// v5 once started: frames inside checksummed segments.
+    Segments(Box<SegmentDecoder>),
+}
+
+/// A connection's state between frames.
+struct Connection {
+    ctx: Context,
+    state: ConnectionState,
+    framing: Framing,
+    compression: Option<Compression>,
+    registered: Vec<String>,
+    /// Bytes read and not yet cut into frames.
+    pending: Vec<u8>,
+    /// Responses to write.
+    out: Vec<u8>,
+    close: bool,
+}
+
+/// Runs `stream` until the client closes it, it breaks the protocol past
+/// answering, or `shutdown` turns true.
+pub async fn run(mut stream: TcpStream, ctx: Context, mut shutdown: watch::Receiver<bool>) {
+    let _ = stream.set_nodelay(true);
+    let mut events = ctx.events.subscribe();
+    let mut conn = Connection {
+        state: ConnectionState {
+            version: frame::MAX_VERSION,
+            keyspace: None,
+            node: ctx.node,
+            started: false,
+        },
+        ctx,
+        framing: Framing::Frames,
+        compression: None,
+        registered: Vec::new(),
+        pending: Vec::new(),
+        out: Vec::new(),
+        close: false,
+    };
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        tokio::select! {
+            read = stream.read(&mut buf) => {
+                let n = match read {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => n,
+                };
+                conn.received(&buf[..n]);
+            }
+            event = events.recv() => {
+                match event {
+                    Ok(event) => conn.push_event(&event),
+                    Err(broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(broadcast::error::RecvError::Closed) => break,
+                }
+            }
+            _ = shutdown.changed() => break,
+        }
+        if !conn.out.is_empty() {
+            if stream.write_all(&conn.out).await.is_err() {
+                break;
+            }
+            conn.out.clear();
+        }
+        if conn.close {
+            break;
+        }
+    }
+    let _ = stream.shutdown().await;
+}
+
+impl Connection {
+    fn received(&mut self, bytes: &[u8]) {
+        let frames = match &mut self.framing {
+            Framing::Frames => {
+                self.pending.extend_from_slice(bytes);
+                self.cut_frames()
+            }
+            Framing::Segments(decoder) => match decoder.feed(bytes) {
+                Ok(frames) => frames,
+                Err(e) => {
+                    self.protocol_error(0, &e.to_string());
+                    self.close = true;
+                    return;
+                }
+            },
+        };
+        for bytes in frames {
+            if self.close {
+                return;
+            }
+            self.frame(&bytes);
+        }
+    }
+
+    /// Whole frames from the front of `pending`.
+    fn cut_frames(&mut self) -> Vec<Vec<u8>> {
+        let mut frames = Vec::new();
+        let mut at = 0;
+        while self.pending.len() - at >= HEADER_LEN {
+            let mut header = [0u8; HEADER_LEN];
+            header.copy_from_slice(&self.pending[at..at + HEADER_LEN]);
+            let length = match Header::parse(&header, self.ctx.max_frame) {
+                Ok(h) => h.length as usize,
+                // The frame goes to `frame`, which answers the header.
+                Err(_) => {
+                    frames.push(header.to_vec());
+                    self.pending.clear();
+                    return frames;
+                }
+            };
+            if self.pending.len() - at < HEADER_LEN + length {
+                break;
+            }
+            frames.push(self.pending[at..at + HEADER_LEN + length].to_vec());
+            at += HEADER_LEN + length;
+        }
+        self.pending.drain(..at);
+        frames
+    }
+
+    fn frame(&mut self, bytes: &[u8]) {
+        let Some(header_bytes) = bytes.get(..HEADER_LEN) else {
+            self.protocol_error(0, "Frame too short");
+            return;
+        };
+        let mut header_arr = [0u8; HEADER_LEN];
+        header_arr.copy_from_slice(header_bytes);
+        let header = match Header::parse(&header_arr, self.ctx.max_frame) {
+            Ok(h) => h,
+            Err(e) => {
+                self.header_error(&header_arr, e);
+                return;
+            }
+        };
+        if self.state.started && header.version != self.state.version {
+            let message = format!(
+                "Invalid message version. Got {} but previous messages on this connection had version {}",
+                header.version, self.state.version
+            );
+            self.reply_in(header.version, header.stream, &error_reply(&message));
+            self.close = true;
+            return;
+        }
+        if !self.state.started {
+            self.state.version = header.version;
+        }
+        let body = &bytes[HEADER_LEN..];
+        match self.body(&header, body) {
+            Ok(reply) => self.answer(&header, reply),
+            Err(message) => self.reply_in(header.version, header.stream, &error_reply(&message)),
+        }
+    }
+
+    fn header_error(&mut self, header: &[u8; HEADER_LEN], e: HeaderError) {
+        let stream = i16::from_be_bytes([header[2], header[3]]);
+        match e {
+            HeaderError::Version {
+                reply_version,
+                message,
+                ..
+            } => {
+                let body = Failure::Protocol(message).body(reply_version);
+                self.out.extend(frame::encode(
+                    reply_version,
+                    0,
+                    if reply_version < 3 { 0 } else { stream },
+                    Opcode::Error,
+                    &body,
+                ));
+            }
+            HeaderError::Direction => self.protocol_error(
+                stream,
+                "Invalid frame direction: a response sent to the server",
+            ),
+            HeaderError::TooLong { length } => self.protocol_error(
+                stream,
+                &format!(
+                    "Request is too big: length {length} exceeds maximum allowed length {}.",
+                    self.ctx.max_frame
+                ),
+            ),
+        }
+        self.close = true;
+    }
+
+    /// The decompressed body, past a custom payload, as a request.
+    fn body(&mut self, header: &Header, body: &[u8]) -> Result<Reply, String> {
+        let decompressed;
+        let mut body = body;
+        if header.flags & frame::FLAG_COMPRESSION != 0 {
+            let Some(compression) = self.compression.filter(|_| header.version < 5) else {
+                return Err("Frame is flagged compressed but no compression was negotiated".into());
+            };
+            decompressed = compression
+                .decompress(body, self.ctx.max_frame as usize)
+                .map_err(|e| e.to_string())?;
+            body = &decompressed;
+        }
+        if header.flags & frame::FLAG_CUSTOM_PAYLOAD != 0 {
+            let mut r = Reader::new(body);
+            r.bytes_map().map_err(|e| e.0)?;
+            let at = body.len() - r.remaining();
+            body = &body[at..];
+        }
+        let Some(opcode) = Opcode::from_byte(header.opcode) else {
+            return Err(format!("Unknown opcode {}", header.opcode));
+        };
+        let request = match request::decode(header.version, opcode, body) {
+            Ok(Some(r)) => r,
+            Ok(None) => {
+                return Err(format!("Unexpected message {}", opcode.name()));
+            }
+            Err(e) => return Err(e.0),
+        };
+        if !self.state.started && !matches!(request, Request::Options | Request::Startup(_)) {
+            return Err(format!(
+                "Unexpected message {}, expecting STARTUP or OPTIONS",
+                opcode.name()
+            ));
+        }
+        Ok(match request {
+            Request::Options => plain(Opcode::Supported, response::supported()),
+            Request::Startup(options) => self.startup(header.version, &options)?,
+            Request::Register(types) => {
+                self.registered = types;
+                plain(Opcode::Ready, Vec::new())
+            }
+            Request::AuthResponse(_) => {
+                return Err("Unexpected message AUTH_RESPONSE: authentication is off".into())
+            }
+            other => self.ctx.shared.handle(&mut self.state, other),
+        })
+    }
+
+    fn startup(&mut self, version: u8, options: &[(String, String)]) -> Result<Reply, String> {
+        let get = |key: &str| {
+            options
+                .iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case(key))
+                .map(|(_, v)| v.as_str())
+        };
+        if get("CQL_VERSION").is_none() {
+            return Err("Missing value CQL_VERSION in STARTUP message".into());
+        }
+        if let Some(name) = get("COMPRESSION") {
+            let compression = Compression::parse(name)
+                .ok_or_else(|| format!("Unknown compression algorithm: {name}"))?;
+            if !compression.available_for(version) {
+                return Err(format!(
+                    "{} compression is not supported in protocol V{version}",
+                    capitalised(compression.name())
+                ));
+            }
+            self.compression = Some(compression);
+        }
+        Ok(plain(Opcode::Ready, Vec::new()))
+    }
+
+    /// Sends `reply` to the request of `header`, then switches to v5's
+    /// segments if the reply started a v5 connection.
+    fn answer(&mut self, header: &Header, reply: Reply) {
+        let starting = !self.state.started && reply.opcode == Opcode::Ready;
+        if let Some(change) = &reply.schema_change {
+            let _ = self.ctx.events.send(Event {
+                kind: "SCHEMA_CHANGE",
+                body: response::schema_change_event(change),
+            });
+        }
+        self.reply_in(header.version, header.stream, &reply);
+        if starting {
+            self.state.started = true;
+            if header.version >= 5 {
+                let compressed = self.compression == Some(Compression::Lz4);
+                self.framing = Framing::Segments(Box::new(SegmentDecoder::new(
+                    compressed,
+                    self.ctx.max_frame as usize,
+                )));
+            }
+        }
+    }
+
+    fn push_event(&mut self, event: &Event) {
+        if self.state.started && self.registered.iter().any(|t| t == event.kind) {
+            let reply = plain(Opcode::Event, event.body.clone());
+            self.reply_in(self.state.version, -1, &reply);
+        }
+    }
+
+    fn protocol_error(&mut self, stream: i16, message: &str) {
+        let version = self.state.version;
+        self.reply_in(version, stream, &error_reply(message));
+    }
+
+    /// Writes one response frame, with warnings and compression as the
+    /// connection has them, in segments when the connection uses them.
+    fn reply_in(&mut self, version: u8, stream: i16, reply: &Reply) {
+        let mut flags = 0;
+        let mut body = Vec::new();
+        if !reply.warnings.is_empty() {
+            flags |= frame::FLAG_WARNING;
+            let mut w = Writer::new();
+            w.string_list(&reply.warnings);
+            body = w.out;
+        }
+        body.extend_from_slice(&reply.body);
+        let compress_frame = version < 5
+            && self.state.started
+            && matches!(self.framing, Framing::Frames)
+            && reply.opcode != Opcode::Ready;
+        if let (true, Some(c)) = (compress_frame, self.compression) {
+            if let Ok(compressed) = c.compress(&body) {
+                body = compressed;
+                flags |= frame::FLAG_COMPRESSION;
+            }
+        }
+        let bytes = frame::encode(version, flags, stream, reply.opcode, &body);
+        match self.framing {
+            Framing::Segments(_) => {
+                let compressed = self.compression == Some(Compression::Lz4);
+                encode_segments(&bytes, compressed, &mut self.out);
+            }
+            Framing::Frames => self.out.extend(bytes),
+        }
+    }
+}
+
+fn plain(opcode: Opcode, body: Vec<u8>) -> Reply {
+    Reply {
+        opcode,
+        body,
+        warnings: Vec::new(),
+        schema_change: None,
+    }
+}
+
+fn error_reply(message: &str) -> Reply {
+    plain(
+        Opcode::Error,
+        Failure::Protocol(message.to_string()).body(frame::MAX_VERSION),
+    )
+}
+
+fn capitalised(name: &str) -> String {
+    let mut chars = name.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}

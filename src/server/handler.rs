@@ -1,0 +1,635 @@
+//! Answers one request against the shared [`Session`]: the only place the
+//! server touches the engine, so every connection sees the same schema,
+//! data and prepared statements.
+//!
+//! The session is shared behind one lock and each request runs under it
+//! with its connection's state — keyspace, consistency, the node it
+//! arrived on as coordinator, whether it is paged — put in place first.
+//! One lock makes every acknowledged write visible to every later read and
+//! serialises lightweight transactions per partition (and per cluster) as
+//! Paxos would; statements are in-memory and short.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use crate::cluster::{ConsistencyLevel, Coordinator, NodeIndex};
+use crate::error::Error;
+use crate::exec::{ColumnSpec, ResultKind, ResultSet};
+use crate::planner::markers::{marker_specs, Markers};
+use crate::syntax::ast::Statement;
+use crate::types::Value;
+use crate::{Prepared, Session};
+
+use super::frame::Opcode;
+use super::request::{Batch, BatchQuery, QueryParams, Request};
+use super::response::{self, BindSpec, Failure, Metadata, SchemaChange, TableSpec};
+use super::values;
+use super::wire::WireValue;
+
+/// Prepared statements a server keeps at most (Cassandra evicts too, and
+/// the driver then re-prepares on UNPREPARED).
+const MAX_PREPARED: usize = 10_000;
+
+/// A prepared statement as the server keeps it: the engine's statement,
+/// the receivers of its markers, and the result columns it was prepared
+/// with.
+#[derive(Debug)]
+struct PreparedEntry {
+    prepared: Prepared,
+    keyspace: Option<String>,
+    markers: Markers,
+    result_table: TableSpec,
+    result_columns: Vec<ColumnSpec>,
+    result_metadata_id: [u8; 16],
+}
+
+/// The engine and what the protocol adds to it, behind the one lock.
+#[derive(Debug)]
+struct Engine {
+    session: Session,
+    prepared: HashMap<[u8; 16], Arc<PreparedEntry>>,
+}
+
+/// What every connection shares.
+#[derive(Debug)]
+pub struct Shared {
+    engine: Mutex<Engine>,
+}
+
+/// What one connection remembers between requests.
+#[derive(Debug, Clone)]
+pub struct ConnectionState {
+    /// The negotiated protocol version.
+    pub version: u8,
+    /// The keyspace of the connection's last `USE`.
+    pub keyspace: Option<String>,
+    /// The node the connection arrived on: its requests' coordinator.
+    pub node: usize,
+    /// STARTUP has been answered.
+    pub started: bool,
+}
+
+/// The answer to a request, and what it makes the server push to others.
+#[derive(Debug)]
+pub struct Reply {
+    /// RESULT, ERROR, READY, SUPPORTED, …
+    pub opcode: Opcode,
+    /// The body.
+    pub body: Vec<u8>,
+    /// Cassandra's client warnings (never widerow's own notes).
+    pub warnings: Vec<String>,
+    /// A schema change to announce to registered connections.
+    pub schema_change: Option<SchemaChange>,
+}
+
+impl Reply {
+    fn new(opcode: Opcode, body: Vec<u8>) -> Reply {
+        Reply {
+            opcode,
+            body,
+            warnings: Vec::new(),
+            schema_change: None,
+        }
+    }
+
+    /// An ERROR reply.
+    pub fn failure(failure: &Failure, version: u8) -> Reply {
+        Reply::new(Opcode::Error, failure.body(version))
+    }
+}
+
+impl Shared {
+    /// Shares `session` among connections.
+    pub fn new(session: Session) -> Shared {
+        Shared {
+            engine: Mutex::new(Engine {
+                session,
+                prepared: HashMap::new(),
+            }),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Engine> {
+        // A panic under the lock cannot leave the session half-changed
+        // (statements change nothing when they fail), so a poisoned lock
+        // is taken over rather than taking the server down.
+        self.engine.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Runs `f` on the session directly (node control, tests).
+    pub fn with_session<R>(&self, f: impl FnOnce(&mut Session) -> R) -> R {
+        f(&mut self.lock().session)
+    }
+
+    /// Answers a QUERY, PREPARE, EXECUTE or BATCH; the connection layer
+    /// answers the others.
+    pub fn handle(&self, conn: &mut ConnectionState, request: Request) -> Reply {
+        let version = conn.version;
+        let result = match request {
+            Request::Query { query, params } => self.query(conn, &query, &params),
+            Request::Prepare { query, keyspace } => self.prepare(conn, &query, keyspace),
+            Request::Execute {
+                id,
+                result_metadata_id,
+                params,
+            } => self.execute(conn, &id, result_metadata_id.as_deref(), &params),
+            Request::Batch(batch) => self.batch(conn, &batch),
+            _ => Err(Failure::Protocol("Unexpected message".into())),
+        };
+        result.unwrap_or_else(|f| Reply::failure(&f, version))
+    }
+
+    fn query(
+        &self,
+        conn: &mut ConnectionState,
+        query: &str,
+        params: &QueryParams,
+    ) -> Result<Reply, Failure> {
+        if !params.values.is_empty() {
+            // Values with a QUERY bind the statement's markers: prepare it
+            // on the spot, as Cassandra does.
+            let entry = self.prepare_entry(conn, query, params.keyspace.clone())?;
+            return self.run_prepared(conn, &entry, None, params);
+        }
+        let mut engine = self.lock();
+        let session = &mut engine.session;
+        setup(session, conn, params.keyspace.as_deref(), params)?;
+        let statement = crate::parse_statement(query).map_err(Failure::Engine)?;
+        let result = session.execute(query);
+        let keyspace_after = session.keyspace().map(str::to_string);
+        let result = result.map_err(Failure::Engine)?;
+        let table = table_of(session, &statement);
+        drop(engine);
+        let fingerprint = fingerprint(query.as_bytes(), &[]);
+        finish(
+            conn,
+            &statement,
+            result,
+            keyspace_after,
+            &table,
+            params,
+            fingerprint,
+            None,
+        )
+    }
+
+    fn prepare(
+        &self,
+        conn: &mut ConnectionState,
+        query: &str,
+        keyspace: Option<String>,
+    ) -> Result<Reply, Failure> {
+        let entry = self.prepare_entry(conn, query, keyspace)?;
+        let id = prepared_id(query, entry.keyspace.as_deref());
+        let table = |spec: &crate::planner::markers::MarkerSpec| TableSpec {
+            keyspace: spec.keyspace.clone(),
+            table: spec.table.clone(),
+        };
+        let markers: Vec<BindSpec> = entry
+            .markers
+            .specs
+            .iter()
+            .map(|m| BindSpec {
+                table: table(m),
+                column: ColumnSpec {
+                    name: m.name.clone(),
+                    data_type: m.data_type.clone(),
+                },
+            })
+            .collect();
+        let body = response::prepared(
+            conn.version,
+            &id,
+            &entry.result_metadata_id,
+            &markers,
+            &entry.markers.partition_key_indexes,
+            &entry.result_table,
+            &entry.result_columns,
+        );
+        Ok(Reply::new(Opcode::Result, body))
+    }
+
+    /// Prepares `query` (or finds it prepared) under the connection's
+    /// keyspace or the request's own.
+    fn prepare_entry(
+        &self,
+        conn: &ConnectionState,
+        query: &str,
+        keyspace: Option<String>,
+    ) -> Result<Arc<PreparedEntry>, Failure> {
+        let keyspace = keyspace.or_else(|| conn.keyspace.clone());
+        let id = prepared_id(query, keyspace.as_deref());
+        let mut engine = self.lock();
+        if let Some(found) = engine.prepared.get(&id) {
+            return Ok(found.clone());
+        }
+        let session = &mut engine.session;
+        set_keyspace(session, keyspace.as_deref());
+        let prepared = session.prepare(query).map_err(Failure::Engine)?;
+        let ctx = session.context();
+        let markers = marker_specs(ctx, prepared.statement()).map_err(Failure::Engine)?;
+        let (result_table, result_columns) = match prepared.statement() {
+            Statement::Select(select) => (
+                table_of(session, prepared.statement()),
+                crate::exec::result_columns(ctx, select).unwrap_or_default(),
+            ),
+            _ => (TableSpec::default(), Vec::new()),
+        };
+        let result_metadata_id = metadata_id(&result_columns);
+        let entry = Arc::new(PreparedEntry {
+            prepared,
+            keyspace,
+            markers,
+            result_table,
+            result_columns,
+            result_metadata_id,
+        });
+        if engine.prepared.len() >= MAX_PREPARED {
+            engine.prepared.clear();
+        }
+        engine.prepared.insert(id, entry.clone());
+        Ok(entry)
+    }
+
+    fn execute(
+        &self,
+        conn: &mut ConnectionState,
+        id: &[u8],
+        client_metadata_id: Option<&[u8]>,
+        params: &QueryParams,
+    ) -> Result<Reply, Failure> {
+        let entry = <[u8; 16]>::try_from(id)
+            .ok()
+            .and_then(|key| self.lock().prepared.get(&key).cloned())
+            .ok_or_else(|| Failure::Unprepared(id.to_vec()))?;
+        self.run_prepared(conn, &entry, client_metadata_id, params)
+    }
+
+    fn run_prepared(
+        &self,
+        conn: &mut ConnectionState,
+        entry: &PreparedEntry,
+        client_metadata_id: Option<&[u8]>,
+        params: &QueryParams,
+    ) -> Result<Reply, Failure> {
+        let values = bind_values(&entry.markers, params)?;
+        let keyspace = params.keyspace.as_deref().or(entry.keyspace.as_deref());
+        let mut engine = self.lock();
+        let session = &mut engine.session;
+        setup(session, conn, keyspace, params)?;
+        let result = session.execute_prepared(&entry.prepared, &values);
+        let keyspace_after = session.keyspace().map(str::to_string);
+        let result = result.map_err(Failure::Engine)?;
+        drop(engine);
+        let mut value_bytes = Vec::new();
+        for v in &params.values {
+            if let WireValue::Bytes(b) = v {
+                value_bytes.extend_from_slice(b);
+            }
+        }
+        let fingerprint = fingerprint(entry.prepared.text().as_bytes(), &value_bytes);
+        let metadata = if conn.version >= 5 {
+            match client_metadata_id {
+                Some(held) if held != entry.result_metadata_id.as_slice() => Metadata::Full {
+                    changed_id: Some(&entry.result_metadata_id),
+                },
+                _ if params.skip_metadata => Metadata::Skipped,
+                _ => Metadata::Full { changed_id: None },
+            }
+        } else if params.skip_metadata {
+            Metadata::Skipped
+        } else {
+            Metadata::Full { changed_id: None }
+        };
+        finish(
+            conn,
+            entry.prepared.statement(),
+            result,
+            keyspace_after,
+            &entry.result_table,
+            params,
+            fingerprint,
+            Some(metadata),
+        )
+    }
+
+    fn batch(&self, conn: &mut ConnectionState, batch: &Batch) -> Result<Reply, Failure> {
+        let params = QueryParams {
+            consistency: batch.consistency,
+            serial_consistency: batch.serial_consistency,
+            keyspace: batch.keyspace.clone(),
+            ..QueryParams::default()
+        };
+        // Each statement is bound, then the whole batch runs as one BATCH
+        // statement of the engine's, atomically.
+        let mut text = String::from(match batch.kind {
+            1 => "BEGIN UNLOGGED BATCH ",
+            2 => "BEGIN COUNTER BATCH ",
+            _ => "BEGIN BATCH ",
+        });
+        let mut all_values = Vec::new();
+        for (query, wire_values) in &batch.statements {
+            let entry = match query {
+                BatchQuery::Text(q) => self.prepare_entry(conn, q, batch.keyspace.clone())?,
+                BatchQuery::Prepared(id) => <[u8; 16]>::try_from(id.as_slice())
+                    .ok()
+                    .and_then(|key| self.lock().prepared.get(&key).cloned())
+                    .ok_or_else(|| Failure::Unprepared(id.clone()))?,
+            };
+            let inner = QueryParams {
+                values: wire_values.clone(),
+                ..QueryParams::default()
+            };
+            all_values.extend(bind_values(&entry.markers, &inner)?);
+            text.push_str(entry.prepared.text().trim().trim_end_matches(';'));
+            text.push_str("; ");
+        }
+        text.push_str("APPLY BATCH");
+        let mut engine = self.lock();
+        let session = &mut engine.session;
+        setup(session, conn, batch.keyspace.as_deref(), &params)?;
+        let prepared = session.prepare(&text).map_err(Failure::Engine)?;
+        let result = session
+            .execute_prepared(&prepared, &all_values)
+            .map_err(Failure::Engine)?;
+        drop(engine);
+        let statement = prepared.statement().clone();
+        finish(
+            conn,
+            &statement,
+            result,
+            conn.keyspace.clone(),
+            &TableSpec::default(),
+            &params,
+            0,
+            None,
+        )
+    }
+}
+
+/// Puts the connection's state in place on the session before a request,
+/// touching only what differs (a change re-plans prepared statements).
+fn setup(
+    session: &mut Session,
+    conn: &ConnectionState,
+    keyspace: Option<&str>,
+    params: &QueryParams,
+) -> Result<(), Failure> {
+    set_keyspace(session, keyspace.or(conn.keyspace.as_deref()));
+    if session.context().consistency != params.consistency {
+        session.set_consistency(params.consistency);
+    }
+    let serial = params
+        .serial_consistency
+        .unwrap_or(ConsistencyLevel::Serial);
+    if session.context().serial_consistency != serial {
+        session.set_serial_consistency(serial);
+    }
+    let coordinator = Coordinator::Node(NodeIndex(conn.node));
+    if session.context().coordinator != coordinator {
+        session.context_mut().coordinator = coordinator;
+    }
+    session.set_page_size(match params.page_size {
+        Some(n) if n > 0 => Some(n as usize),
+        _ => None,
+    });
+    Ok(())
+}
+
+fn set_keyspace(session: &mut Session, keyspace: Option<&str>) {
+    if session.keyspace() != keyspace {
+        session.context_mut().keyspace = keyspace.map(str::to_string);
+    }
+}
+
+/// The table a statement reads or writes, for the result's table spec.
+fn table_of(session: &Session, statement: &Statement) -> TableSpec {
+    let name = match statement {
+        Statement::Select(s) => &s.from,
+        Statement::Insert(i) => &i.table,
+        Statement::Update(u) => &u.table,
+        Statement::Delete(d) => &d.table,
+        _ => return TableSpec::default(),
+    };
+    let ctx = session.context();
+    match ctx.catalog.resolve_table(ctx.keyspace.as_deref(), name) {
+        Ok(t) => TableSpec {
+            keyspace: t.keyspace.clone(),
+            table: t.name.clone(),
+        },
+        Err(_) => TableSpec::default(),
+    }
+}
+
+/// The bound values as the engine takes them, decoded by each marker's
+/// type; named values are put in marker order.
+fn bind_values(markers: &Markers, params: &QueryParams) -> Result<Vec<Value>, Failure> {
+    let specs = &markers.specs;
+    let ordered: Vec<&WireValue> = match &params.names {
+        None => params.values.iter().collect(),
+        Some(names) => specs
+            .iter()
+            .map(|spec| {
+                names
+                    .iter()
+                    .position(|n| n.eq_ignore_ascii_case(&spec.name))
+                    .map(|i| &params.values[i])
+                    .ok_or_else(|| {
+                        Failure::Engine(Error::invalid(format!(
+                            "Invalid unset value for column {}",
+                            spec.name
+                        )))
+                    })
+            })
+            .collect::<Result<_, _>>()?,
+    };
+    if ordered.len() != specs.len() {
+        return Err(Failure::Engine(Error::invalid(format!(
+            "There were {} markers(?) in CQL but {} bound variables",
+            specs.len(),
+            ordered.len()
+        ))));
+    }
+    ordered
+        .iter()
+        .zip(specs)
+        .map(|(v, spec)| match v {
+            WireValue::Null => Ok(Value::Null),
+            WireValue::Unset => Err(Failure::Engine(Error::invalid(format!(
+                "Unset values are not supported by widerow yet (column {})",
+                spec.name
+            )))),
+            WireValue::Bytes(b) => values::decode(&spec.data_type, b).map_err(|e| {
+                Failure::Engine(Error::invalid(format!(
+                    "Invalid value for {}: {}",
+                    spec.name, e.0
+                )))
+            }),
+        })
+        .collect()
+}
+
+/// Turns an engine result into the RESULT the protocol sends: rows (one
+/// page of them), a keyspace set, a schema change or void.
+#[allow(clippy::too_many_arguments)]
+fn finish(
+    conn: &mut ConnectionState,
+    statement: &Statement,
+    result: ResultSet,
+    keyspace_after: Option<String>,
+    table: &TableSpec,
+    params: &QueryParams,
+    fingerprint: u64,
+    metadata: Option<Metadata<'_>>,
+) -> Result<Reply, Failure> {
+    let warnings = result.warnings.clone();
+    let mut reply = if let Statement::Use(_) = statement {
+        conn.keyspace = keyspace_after.clone();
+        Reply::new(
+            Opcode::Result,
+            response::set_keyspace(keyspace_after.as_deref().unwrap_or_default()),
+        )
+    } else if let Some(event) = &result.schema_change {
+        let change = schema_change(event);
+        let mut reply = Reply::new(Opcode::Result, response::schema_change(&change));
+        reply.schema_change = Some(change);
+        reply
+    } else if result.kind == ResultKind::Rows {
+        let body = page(&result, table, params, fingerprint, metadata)?;
+        Reply::new(Opcode::Result, body)
+    } else {
+        Reply::new(Opcode::Result, response::void())
+    };
+    reply.warnings = warnings;
+    Ok(reply)
+}
+
+fn schema_change(event: &crate::schema::SchemaEvent) -> SchemaChange {
+    use crate::schema::{ChangeKind, EventTarget};
+    SchemaChange {
+        change: match event.change {
+            ChangeKind::Created => "CREATED",
+            ChangeKind::Updated => "UPDATED",
+            ChangeKind::Dropped => "DROPPED",
+        },
+        target: match event.target {
+            EventTarget::Keyspace => "KEYSPACE",
+            EventTarget::Table => "TABLE",
+            EventTarget::Type => "TYPE",
+        },
+        keyspace: event.keyspace.clone(),
+        name: event.name.clone(),
+        arguments: Vec::new(),
+    }
+}
+
+/// The rows of one page: all of them when unpaged, else `page_size` from
+/// where the paging state says the previous page stopped.
+///
+/// The paging state is the count of rows already sent and a fingerprint of
+/// the statement and its values, so a state used with another statement,
+/// or altered, is refused as Cassandra refuses a malformed one.
+fn page(
+    result: &ResultSet,
+    table: &TableSpec,
+    params: &QueryParams,
+    fingerprint: u64,
+    metadata: Option<Metadata<'_>>,
+) -> Result<Vec<u8>, Failure> {
+    let total = result.rows.len();
+    let start = match &params.paging_state {
+        None => 0,
+        Some(state) => paging_offset(state, fingerprint)?.min(total),
+    };
+    let end = match params.page_size {
+        Some(n) if n > 0 => start.saturating_add(n as usize).min(total),
+        _ => total,
+    };
+    let next = (end < total).then(|| paging_state(end, fingerprint));
+    let rows = (start..end).filter_map(|i| result.rows.get(i));
+    Ok(response::rows(
+        table,
+        &result.columns,
+        rows,
+        end - start,
+        next.as_ref().map(|s| s.as_slice()),
+        metadata.unwrap_or(Metadata::Full { changed_id: None }),
+    ))
+}
+
+const PAGING_STATE_LEN: usize = 16;
+
+fn paging_state(offset: usize, fingerprint: u64) -> [u8; PAGING_STATE_LEN] {
+    let mut out = [0; PAGING_STATE_LEN];
+    out[..8].copy_from_slice(&(offset as u64).to_be_bytes());
+    out[8..].copy_from_slice(&fingerprint.to_be_bytes());
+    out
+}
+
+fn paging_offset(state: &[u8], fingerprint: u64) -> Result<usize, Failure> {
+    let invalid = || Failure::Protocol("Invalid value for the paging state".into());
+    let state: [u8; PAGING_STATE_LEN] = state.try_into().map_err(|_| invalid())?;
+    let mut offset = [0; 8];
+    offset.copy_from_slice(&state[..8]);
+    if state[8..] != fingerprint.to_be_bytes() {
+        return Err(invalid());
+    }
+    usize::try_from(u64::from_be_bytes(offset)).map_err(|_| invalid())
+}
+
+/// A hash that stays the same across runs and machines (FNV-1a), for ids
+/// and fingerprints a client holds on to.
+fn stable_hash(seed: u64, parts: &[&[u8]]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64 ^ seed;
+    for part in parts {
+        for b in *part {
+            h ^= u64::from(*b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        h ^= 0xff;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+fn fingerprint(statement: &[u8], values: &[u8]) -> u64 {
+    stable_hash(1, &[statement, values])
+}
+
+/// A prepared statement's id: the same text under the same keyspace is
+/// the same statement, as Cassandra's MD5 of keyspace and text makes it.
+fn prepared_id(query: &str, keyspace: Option<&str>) -> [u8; 16] {
+    let ks = keyspace.unwrap_or_default().as_bytes();
+    let mut id = [0; 16];
+    id[..8].copy_from_slice(&stable_hash(2, &[ks, query.as_bytes()]).to_be_bytes());
+    id[8..].copy_from_slice(&stable_hash(3, &[ks, query.as_bytes()]).to_be_bytes());
+    id
+}
+
+/// v5's result metadata id: changes when the result columns do.
+fn metadata_id(columns: &[ColumnSpec]) -> [u8; 16] {
+    let text: String = columns
+        .iter()
+        .map(|c| format!("{}:{};", c.name, c.data_type))
+        .collect();
+    let mut id = [0; 16];
+    id[..8].copy_from_slice(&stable_hash(4, &[text.as_bytes()]).to_be_bytes());
+    id[8..].copy_from_slice(&stable_hash(5, &[text.as_bytes()]).to_be_bytes());
+    id
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_paging_state_for_another_statement_is_refused() {
+        let state = paging_state(10, fingerprint(b"SELECT 1", &[]));
+        assert_eq!(
+            paging_offset(&state, fingerprint(b"SELECT 1", &[])).unwrap(),
+            10
+        );
+        assert!(paging_offset(&state, fingerprint(b"SELECT 2", &[])).is_err());
+        assert!(paging_offset(&state[..5], 0).is_err());
+    }
+}

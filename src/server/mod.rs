@@ -1,0 +1,268 @@
+//! `widerow serve`: the CQL native protocol (v4 and v5) in front of one
+//! shared [`crate::Session`], so real drivers, cqlsh and applications' test
+//! suites talk to widerow as they would to a Cassandra node.
+//!
+//! The stages, each in its own file: [`frame`] cuts the byte stream into
+//! frames (v5 adds [`segment`]'s checksummed segments once a connection is
+//! started, [`compression`] compresses v4 bodies); [`wire`]
+//! reads and writes the protocol's primitive notations; [`values`] turns
+//! cells into bytes and back by their CQL type; [`request`] decodes a
+//! request body and [`response`] encodes the answer; [`connection`] runs one
+//! connection as one task; [`handler`] answers a request against the shared
+//! session. Nothing here panics on bytes from the network: a malformed frame
+//! is a protocol error on that connection and no other.
+
+pub mod compression;
+pub mod connection;
+pub mod frame;
+pub mod handler;
+pub mod request;
+pub mod response;
+pub mod segment;
+pub mod values;
+pub mod wire;
+
+use std::future::Future;
+use std::io;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+
+use tokio::net::TcpListener;
+use tokio::sync::{broadcast, watch};
+use tokio::task::JoinSet;
+
+use crate::Session;
+
+pub use handler::Shared;
+
+/// Cassandra's default `native_transport_max_frame_size` (16 MiB): a frame
+/// with a longer body is refused.
+pub const DEFAULT_MAX_FRAME: u32 = 16 * 1024 * 1024;
+
+/// Where and how a server listens.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The address of node1. On 127.0.0.1 (the default) every simulated
+    /// node also answers on its own loopback address (node2 on 127.0.0.2,
+    /// …) on the same port; elsewhere only node1 answers, on this address.
+    pub host: IpAddr,
+    /// The port; 0 picks one that is free on every node's address.
+    pub port: u16,
+    /// The largest frame body accepted.
+    pub max_frame: u32,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            host: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            port: 9042,
+            max_frame: DEFAULT_MAX_FRAME,
+        }
+    }
+}
+
+/// A bound server: its listeners, one per node address, and the shared
+/// session behind them. [`Server::run`] accepts until shut down.
+#[derive(Debug)]
+pub struct Server {
+    listeners: Vec<(usize, TcpListener)>,
+    shared: Arc<Shared>,
+    events: broadcast::Sender<connection::Event>,
+    config: Config,
+}
+
+impl Server {
+    /// Binds every node's address for `session`'s ring.
+    pub async fn bind(session: Session, config: Config) -> io::Result<Server> {
+        let addresses = node_addresses(&session, config.host);
+        let listeners = bind_all(&addresses, config.port).await?;
+        let (events, _) = broadcast::channel(1024);
+        Ok(Server {
+            listeners,
+            shared: Arc::new(Shared::new(session)),
+            events,
+            config,
+        })
+    }
+
+    /// The address node1 answers on (the one to print and connect to).
+    pub fn local_addr(&self) -> io::Result<SocketAddr> {
+        match self.listeners.first() {
+            Some((_, l)) => l.local_addr(),
+            None => Err(io::Error::other("the server listens nowhere")),
+        }
+    }
+
+    /// Every address the server answers on, node by node.
+    pub fn addresses(&self) -> Vec<SocketAddr> {
+        self.listeners
+            .iter()
+            .filter_map(|(_, l)| l.local_addr().ok())
+            .collect()
+    }
+
+    /// The session every connection shares.
+    pub fn shared(&self) -> Arc<Shared> {
+        self.shared.clone()
+    }
+
+    /// Accepts connections until `shutdown` completes, then closes every
+    /// connection and returns.
+    pub async fn run(self, shutdown: impl Future<Output = ()>) {
+        let (stop, stopped) = watch::channel(false);
+        let mut tasks = JoinSet::new();
+        for (node, listener) in self.listeners {
+            let ctx = connection::Context {
+                shared: self.shared.clone(),
+                events: self.events.clone(),
+                node,
+                max_frame: self.config.max_frame,
+            };
+            tasks.spawn(accept(listener, ctx, stopped.clone()));
+        }
+        shutdown.await;
+        let _ = stop.send(true);
+        while tasks.join_next().await.is_some() {}
+    }
+}
+
+/// Accepts on one node's listener, one task per connection.
+async fn accept(listener: TcpListener, ctx: connection::Context, stop: watch::Receiver<bool>) {
+    let mut connections = JoinSet::new();
+    let mut stop_here = stop.clone();
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => {
+                if let Ok((stream, _)) = accepted {
+                    connections.spawn(connection::run(stream, ctx.clone(), stop.clone()));
+                }
+            }
+            _ = stop_here.changed() => break,
+            Some(_) = connections.join_next(), if !connections.is_empty() => {}
+        }
+    }
+    while connections.join_next().await.is_some() {}
+}
+
+/// The address each node answers on: the ring's loopback addresses when
+/// the host is 127.0.0.1, else the host alone for node1.
+fn node_addresses(session: &Session, host: IpAddr) -> Vec<(usize, IpAddr)> {
+    if host != IpAddr::V4(Ipv4Addr::LOCALHOST) {
+        return vec![(0, host)];
+    }
+    session
+        .context()
+        .ring
+        .nodes()
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (i, IpAddr::V4(n.address)))
+        .collect()
+}
+
+/// Binds `port` on every address; with port 0, the first address picks a
+/// port and the others take the same one, trying again if one of them has
+/// it taken.
+async fn bind_all(
+    addresses: &[(usize, IpAddr)],
+    port: u16,
+) -> io::Result<Vec<(usize, TcpListener)>> {
+    let attempts = if port == 0 { 20 } else { 1 };
+    let mut last_error = io::Error::other("no address to listen on");
+    for _ in 0..attempts {
+        match bind_once(addresses, port).await {
+            Ok(listeners) => return Ok(listeners),
+            Err(e) => last_error = e,
+        }
+    }
+    Err(last_error)
+}
+
+async fn bind_once(
+    addresses: &[(usize, IpAddr)],
+    port: u16,
+) -> io::Result<Vec<(usize, TcpListener)>> {
+    let mut listeners = Vec::new();
+    let mut port = port;
+    for (node, ip) in addresses {
+        let listener = TcpListener::bind(SocketAddr::new(*ip, port)).await?;
+        port = listener.local_addr()?.port();
+        listeners.push((*node, listener));
+    }
+    Ok(listeners)
+}
+
+/// A server running on its own thread and runtime, for tests: started on
+/// a free port, stopped (connections closed) when dropped.
+///
+/// ```no_run
+/// let server = widerow::server::TestServer::start(widerow::Session::new()).unwrap();
+/// println!("connect to {}", server.addr());
+/// ```
+#[derive(Debug)]
+pub struct TestServer {
+    addr: SocketAddr,
+    addresses: Vec<SocketAddr>,
+    shared: Arc<Shared>,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl TestServer {
+    /// Starts a server for `session` on a free port of 127.0.0.1 (and of
+    /// each other node's address).
+    pub fn start(session: Session) -> io::Result<TestServer> {
+        let config = Config {
+            port: 0,
+            ..Config::default()
+        };
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()?;
+        let server = runtime.block_on(Server::bind(session, config))?;
+        let addr = server.local_addr()?;
+        let addresses = server.addresses();
+        let shared = server.shared();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            runtime.block_on(server.run(async {
+                let _ = stopped.await;
+            }));
+        });
+        Ok(TestServer {
+            addr,
+            addresses,
+            shared,
+            stop: Some(stop),
+            thread: Some(thread),
+        })
+    }
+
+    /// node1's address.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Every node's address.
+    pub fn addresses(&self) -> &[SocketAddr] {
+        &self.addresses
+    }
+
+    /// The shared session, to seed or inspect data around a test.
+    pub fn shared(&self) -> &Shared {
+        &self.shared
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
