@@ -26,6 +26,8 @@ pub struct MarkerSpec {
     pub name: String,
     /// The type a bound value must have.
     pub data_type: DataType,
+    /// Where the marker is in the statement's text (its span's start).
+    pub offset: usize,
 }
 
 /// The markers of a statement, in the order they are bound, and which of
@@ -228,6 +230,7 @@ impl<'a> At<'a> {
                         table: self.table.name.clone(),
                         name,
                         data_type: ty.clone(),
+                        offset: term.span.start,
                     },
                 ));
             }

@@ -277,7 +277,12 @@ impl Shared {
         let mut engine = self.lock();
         let session = &mut engine.session;
         setup(session, conn, keyspace, params)?;
-        let result = session.execute_prepared(&entry.prepared, &values);
+        let result = if values.iter().any(Option::is_none) {
+            execute_with_unset(session, entry, &values)
+        } else {
+            let values: Vec<Value> = values.into_iter().flatten().collect();
+            session.execute_prepared(&entry.prepared, &values)
+        };
         let keyspace_after = session.keyspace().map(str::to_string);
         let result = result.map_err(Failure::Engine)?;
         drop(engine);
@@ -340,7 +345,13 @@ impl Shared {
                 values: wire_values.clone(),
                 ..QueryParams::default()
             };
-            all_values.extend(bind_values(&entry.markers, &inner)?);
+            let bound = bind_values(&entry.markers, &inner)?;
+            if bound.iter().any(Option::is_none) {
+                return Err(Failure::Engine(Error::invalid(
+                    "Unset values in a BATCH are not supported by widerow",
+                )));
+            }
+            all_values.extend(bound.into_iter().flatten());
             text.push_str(entry.prepared.text().trim().trim_end_matches(';'));
             text.push_str("; ");
         }
@@ -365,6 +376,28 @@ impl Shared {
             None,
         )
     }
+}
+
+/// Runs `entry` with some values unset: bound without the parts they feed.
+fn execute_with_unset(
+    session: &mut Session,
+    entry: &PreparedEntry,
+    values: &[Option<Value>],
+) -> Result<ResultSet, Error> {
+    let unset: Vec<(usize, String)> = entry
+        .markers
+        .specs
+        .iter()
+        .zip(values)
+        .filter(|(_, v)| v.is_none())
+        .map(|(spec, _)| (spec.offset, spec.name.clone()))
+        .collect();
+    let Some(statement) = super::unset::without_unset(entry.prepared.statement(), &unset)? else {
+        return Ok(ResultSet::ok());
+    };
+    let prepared = session.prepare(&statement.to_string())?;
+    let set: Vec<Value> = values.iter().flatten().cloned().collect();
+    session.execute_prepared(&prepared, &set)
 }
 
 /// Puts the connection's state in place on the session before a request,
@@ -422,8 +455,8 @@ fn table_of(session: &Session, statement: &Statement) -> TableSpec {
 }
 
 /// The bound values as the engine takes them, decoded by each marker's
-/// type; named values are put in marker order.
-fn bind_values(markers: &Markers, params: &QueryParams) -> Result<Vec<Value>, Failure> {
+/// type (`None` for UNSET); named values are put in marker order.
+fn bind_values(markers: &Markers, params: &QueryParams) -> Result<Vec<Option<Value>>, Failure> {
     let specs = &markers.specs;
     let ordered: Vec<&WireValue> = match &params.names {
         None => params.values.iter().collect(),
@@ -433,15 +466,10 @@ fn bind_values(markers: &Markers, params: &QueryParams) -> Result<Vec<Value>, Fa
                 names
                     .iter()
                     .position(|n| n.eq_ignore_ascii_case(&spec.name))
-                    .map(|i| &params.values[i])
-                    .ok_or_else(|| {
-                        Failure::Engine(Error::invalid(format!(
-                            "Invalid unset value for column {}",
-                            spec.name
-                        )))
-                    })
+                    .and_then(|i| params.values.get(i))
+                    .unwrap_or(&WireValue::Unset)
             })
-            .collect::<Result<_, _>>()?,
+            .collect(),
     };
     if ordered.len() != specs.len() {
         return Err(Failure::Engine(Error::invalid(format!(
@@ -454,12 +482,9 @@ fn bind_values(markers: &Markers, params: &QueryParams) -> Result<Vec<Value>, Fa
         .iter()
         .zip(specs)
         .map(|(v, spec)| match v {
-            WireValue::Null => Ok(Value::Null),
-            WireValue::Unset => Err(Failure::Engine(Error::invalid(format!(
-                "Unset values are not supported by widerow yet (column {})",
-                spec.name
-            )))),
-            WireValue::Bytes(b) => values::decode(&spec.data_type, b).map_err(|e| {
+            WireValue::Null => Ok(Some(Value::Null)),
+            WireValue::Unset => Ok(None),
+            WireValue::Bytes(b) => values::decode(&spec.data_type, b).map(Some).map_err(|e| {
                 Failure::Engine(Error::invalid(format!(
                     "Invalid value for {}: {}",
                     spec.name, e.0

@@ -19,6 +19,7 @@ pub mod handler;
 pub mod request;
 pub mod response;
 pub mod segment;
+pub mod unset;
 pub mod values;
 pub mod wire;
 
