@@ -23,6 +23,9 @@ pub enum ErrorKind {
     SyntaxException,
     /// The statement parses but is not valid for the schema (0x2200).
     InvalidRequest,
+    /// The user may not do this (0x2100): schema changes to the system
+    /// keyspaces, which even a superuser may not make.
+    Unauthorized,
     /// CREATE of something that exists, without IF NOT EXISTS (0x2400).
     AlreadyExists,
     /// A schema change Cassandra's configuration refuses (0x2300).
@@ -39,6 +42,7 @@ impl ErrorKind {
         match self {
             ErrorKind::SyntaxException => "SyntaxException",
             ErrorKind::InvalidRequest => "InvalidRequest",
+            ErrorKind::Unauthorized => "Unauthorized",
             ErrorKind::AlreadyExists => "AlreadyExists",
             ErrorKind::ConfigurationException => "ConfigurationException",
             ErrorKind::Unavailable => "Unavailable",
@@ -51,6 +55,7 @@ impl ErrorKind {
         match self {
             ErrorKind::SyntaxException => 0x2000,
             ErrorKind::InvalidRequest => 0x2200,
+            ErrorKind::Unauthorized => 0x2100,
             ErrorKind::AlreadyExists => 0x2400,
             ErrorKind::ConfigurationException => 0x2300,
             ErrorKind::Unavailable => 0x1000,
@@ -259,6 +264,7 @@ impl Error {
                 return format!("{}: {}", self.kind.name(), self.message);
             }
             ErrorKind::InvalidRequest => "Invalid query",
+            ErrorKind::Unauthorized => "Unauthorized",
             ErrorKind::Unavailable => "Unavailable exception",
         };
         let mut text = format!(

@@ -252,6 +252,11 @@ pub struct Session {
     /// atomic operations per execution, about a tenth of a prepared
     /// insert's time; here the session lends the plan to the execution.
     prepared_plans: Vec<(u64, Cached)>,
+    /// What the system tables' rows were last made from.
+    system: exec::system_tables::SystemTables,
+    /// [`Session::context_mut`] lent the context out: the system tables
+    /// are brought in line before the next statement.
+    system_stale: bool,
 }
 
 impl Default for Session {
@@ -274,10 +279,13 @@ impl Session {
         let lsb = ids.random_bytes();
         let mut half = [0; 8];
         half.copy_from_slice(&lsb[..8]);
+        let mut ctx = PlanContext::new();
+        ctx.catalog.install_system_keyspaces();
+        let (store, system) = exec::system_tables::SystemTables::base().clone();
         Session {
-            ctx: PlanContext::new(),
+            ctx,
             ctx_stamp: fresh_stamp(),
-            store: Store::new(),
+            store,
             clock,
             ids,
             timeuuids: Generator::from_random(half),
@@ -288,6 +296,8 @@ impl Session {
             text_inserts: Default::default(),
             key_bytes: Default::default(),
             prepared_plans: Vec::new(),
+            system,
+            system_stale: false,
         }
     }
 
@@ -295,9 +305,43 @@ impl Session {
     /// coordinator, schema).
     pub fn with_context(mut self, ctx: PlanContext) -> Session {
         self.ctx = ctx;
+        self.ctx.catalog.install_system_keyspaces();
         self.ctx_stamp = fresh_stamp();
         exec::sync_storage(&self.ctx, &mut self.store);
+        self.sync_system_tables();
         self
+    }
+
+    /// Brings the system tables in line with a context changed outside
+    /// CQL: every user keyspace described again, and `system.local` and
+    /// `system.peers` rewritten if the coordinator or the ring moved.
+    fn sync_system_tables(&mut self) {
+        self.system_stale = false;
+        let now = self.clock.now_micros();
+        self.system.resync(&self.ctx, &mut self.store, now);
+    }
+
+    /// Makes `coordinator` the node requests arrive on: `system.local`
+    /// then describes that node and `system.peers` the others, as a driver
+    /// connected to it reads them. Setting the coordinator it already has
+    /// changes nothing; another one is a new planning context (prepared
+    /// statements plan again, as after [`Session::context_mut`]).
+    pub fn set_coordinator(&mut self, coordinator: crate::cluster::Coordinator) {
+        if self.ctx.coordinator == coordinator {
+            return;
+        }
+        self.ctx_stamp = fresh_stamp();
+        self.ctx.coordinator = coordinator;
+        let now = self.clock.now_micros();
+        self.system
+            .sync_nodes(&self.ctx, &mut self.store, now, false);
+    }
+
+    /// The schema version every simulated node reports in `system.local`
+    /// and `system.peers`: the same for the same schema, changed by every
+    /// schema change, as drivers expect when they wait for agreement.
+    pub fn schema_version(&self) -> [u8; 16] {
+        self.system.schema_version()
     }
 
     /// This session with other cassandra.yaml switches, e.g.
@@ -333,6 +377,9 @@ impl Session {
 
     /// Parses and runs one statement.
     pub fn execute(&mut self, cql: &str) -> Result<ResultSet, Error> {
+        if self.system_stale {
+            self.sync_system_tables();
+        }
         if cql.len() <= self.limits.statement_size {
             let ready = self
                 .text_inserts
@@ -369,6 +416,9 @@ impl Session {
 
     /// Runs one parsed statement. A statement that fails changes nothing.
     pub fn execute_statement(&mut self, statement: &Statement) -> Result<ResultSet, Error> {
+        if self.system_stale {
+            self.sync_system_tables();
+        }
         self.run(statement, &exec::Binds::none())
     }
 
@@ -396,6 +446,9 @@ impl Session {
         prepared: &Prepared,
         values: &[Value],
     ) -> Result<ResultSet, Error> {
+        if self.system_stale {
+            self.sync_system_tables();
+        }
         let binds = exec::Binds::with_offsets(&prepared.offsets, values)?;
         if planner::is_schema_statement(&prepared.statement) {
             return self.run(&prepared.statement, &binds);
@@ -533,9 +586,13 @@ impl Session {
     }
 
     /// Changes the ring, consistency level or coordinator. Schema changes
-    /// belong in CQL statements; this is for the cluster simulation.
+    /// belong in CQL statements; this is for the cluster simulation. The
+    /// system tables follow before the next statement runs;
+    /// [`Session::set_coordinator`] is the cheap way to move the
+    /// coordinator alone.
     pub fn context_mut(&mut self) -> &mut PlanContext {
         self.ctx_stamp = fresh_stamp();
+        self.system_stale = true;
         &mut self.ctx
     }
 
@@ -595,6 +652,7 @@ impl Session {
             return exec::run_schema(
                 &mut self.ctx,
                 &mut self.store,
+                &mut self.system,
                 statement,
                 self.clock.now_micros(),
             );

@@ -33,6 +33,7 @@ mod rows;
 mod schema;
 mod select;
 mod selector;
+pub(crate) mod system_tables;
 pub(crate) mod text_insert;
 mod to_json;
 mod view;

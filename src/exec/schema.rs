@@ -11,15 +11,18 @@ use crate::syntax::ast::Statement;
 
 use super::result::ResultSet;
 
-/// Applies a schema statement or `USE` and brings storage in line.
+/// Applies a schema statement or `USE` and brings storage in line, the
+/// system tables' rows included.
 pub(crate) fn run_schema(
     ctx: &mut PlanContext,
     store: &mut Store,
+    system: &mut super::system_tables::SystemTables,
     statement: &Statement,
     now_micros: i64,
 ) -> Result<ResultSet, Error> {
     let applied = ctx.apply_schema(statement)?;
     sync_storage(ctx, store);
+    system.after_change(ctx, store, &applied.change, now_micros);
     match &applied.change {
         SchemaChange::Truncated { keyspace, table } => {
             let base = format!("{keyspace}.{table}");
@@ -65,7 +68,7 @@ pub(crate) fn run_schema(
 /// Tables already in line are not touched (so a cloned session keeps
 /// sharing them).
 pub(crate) fn sync_storage(ctx: &PlanContext, store: &mut Store) {
-    let mut known = Vec::new();
+    let mut known = rustc_hash::FxHashSet::default();
     for keyspace in ctx.catalog.keyspaces() {
         for table in keyspace.tables.values() {
             let name = table.qualified_name();
@@ -93,12 +96,12 @@ pub(crate) fn sync_storage(ctx: &PlanContext, store: &mut Store) {
                     data.slot_or_allocate(c);
                 }
             }
-            known.push(name);
+            known.insert(name);
         }
     }
     let gone: Vec<String> = store
         .table_names()
-        .filter(|n| !known.iter().any(|k| k == n))
+        .filter(|n| !known.contains(*n))
         .map(str::to_string)
         .collect();
     for name in gone {

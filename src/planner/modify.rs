@@ -271,8 +271,22 @@ pub(crate) fn check_conditional_in(
     Ok(())
 }
 
+/// Writes into a virtual table, which none of the ones widerow models
+/// accepts (`AbstractVirtualTable.apply`). The tables of `system` and
+/// `system_schema` take writes, as a 5.0 node's do.
+fn refuse_virtual(table: &Table) -> Result<(), Error> {
+    if crate::schema::system::is_virtual_keyspace(&table.keyspace) {
+        return Err(Error::invalid(format!(
+            "Modification is not supported by table {}",
+            table.qualified_name()
+        )));
+    }
+    Ok(())
+}
+
 /// INSERT: the key columns given become `=` restrictions.
 pub(crate) fn insert<'a>(table: &'a Table, insert: &'a Insert) -> Result<WriteTarget<'a>, Error> {
+    refuse_virtual(table)?;
     if table.is_counter_table() {
         return Err(Error::invalid(
             "INSERT statements are not allowed on counter tables, use UPDATE instead",
@@ -325,6 +339,7 @@ pub(crate) fn insert<'a>(table: &'a Table, insert: &'a Insert) -> Result<WriteTa
 
 /// UPDATE.
 pub(crate) fn update<'a>(table: &'a Table, update: &'a Update) -> Result<WriteTarget<'a>, Error> {
+    refuse_virtual(table)?;
     check_using(
         &update.using,
         matches!(update.if_clause, Some(IfClause::Conditions(_))),
@@ -443,6 +458,7 @@ fn kind_text(kind: &AssignmentKind) -> String {
 
 /// DELETE.
 pub(crate) fn delete<'a>(table: &'a Table, delete: &'a Delete) -> Result<WriteTarget<'a>, Error> {
+    refuse_virtual(table)?;
     for item in &delete.using {
         if let UsingItem::Ttl(term) = item {
             return Err(

@@ -4,7 +4,9 @@
 mod catalog;
 pub mod ddl;
 mod keyspace;
+pub mod system;
 mod table;
+pub(crate) mod table_options;
 
 pub use catalog::{Catalog, SchemaSettings};
 

@@ -13,6 +13,7 @@
 //! A statement that fails leaves the catalog untouched: every handler builds
 //! the new objects aside and only writes them once nothing can fail any more.
 
+mod access;
 mod alter_table;
 mod index;
 mod keyspace;
@@ -181,6 +182,7 @@ impl Catalog {
         current_keyspace: Option<&str>,
     ) -> Result<SchemaChange, Error> {
         let current = current_keyspace;
+        self.authorize(statement, current)?;
         match statement {
             Statement::CreateKeyspace(s) => self.create_keyspace(s),
             Statement::AlterKeyspace(s) => self.alter_keyspace(s),
@@ -252,15 +254,12 @@ pub(crate) fn table_exists(keyspace: &str, table: &str) -> Error {
 /// keyspace name must be valid even when the statement only drops or alters.
 pub(crate) fn check_modifiable(keyspace: &str, span: Span) -> Result<(), Error> {
     let lower = keyspace.to_ascii_lowercase();
-    if lower == "system" || lower == "system_schema" {
+    let virtual_keyspace = keyspace == "system_views" || keyspace == "system_virtual_schema";
+    if lower == "system" || lower == "system_schema" || virtual_keyspace {
+        // A 5.0.8 node says "System keyspace" for the virtual ones too
+        // (`CREATE KEYSPACE system_views …`).
         return Err(ire(format!(
             "System keyspace '{keyspace}' is not user-modifiable"
-        ))
-        .with_span(span));
-    }
-    if keyspace == "system_views" || keyspace == "system_virtual_schema" {
-        return Err(ire(format!(
-            "Virtual keyspace '{keyspace}' is not user-modifiable"
         ))
         .with_span(span));
     }
@@ -586,21 +585,39 @@ mod tests {
 
     #[test]
     fn system_keyspaces_are_read_only() {
+        // A 5.0.8 node's answers: `Unauthorized` before anything else.
         let mut catalog = Catalog::new();
+        for (cql, message) in [
+            (
+                "CREATE TABLE system.t (k int PRIMARY KEY)",
+                "system keyspace is not user-modifiable.",
+            ),
+            (
+                "DROP KEYSPACE system_schema",
+                "system_schema keyspace is not user-modifiable.",
+            ),
+            (
+                "CREATE TABLE system_views.t (k int PRIMARY KEY)",
+                "system_views keyspace is not user-modifiable.",
+            ),
+            (
+                "DROP TABLE system_auth.nope",
+                "Cannot DROP <table system_auth.nope>",
+            ),
+            (
+                "CREATE TYPE system_traces.x (a int)",
+                "Cannot CREATE <all tables in system_traces>",
+            ),
+        ] {
+            let statement = crate::parse_statement(cql).unwrap();
+            let error = catalog.apply(&statement, None).unwrap_err();
+            assert_eq!(error.kind(), ErrorKind::Unauthorized, "{cql}");
+            assert_eq!(error.message(), message, "{cql}");
+        }
         assert_invalid(
             &mut catalog,
-            "CREATE TABLE system.t (k int PRIMARY KEY)",
-            "System keyspace 'system' is not user-modifiable",
-        );
-        assert_invalid(
-            &mut catalog,
-            "DROP KEYSPACE system_schema",
-            "System keyspace 'system_schema' is not user-modifiable",
-        );
-        assert_invalid(
-            &mut catalog,
-            "CREATE TABLE system_views.t (k int PRIMARY KEY)",
-            "Virtual keyspace 'system_views' is not user-modifiable",
+            "CREATE KEYSPACE system_views WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}",
+            "System keyspace 'system_views' is not user-modifiable",
         );
     }
 }

@@ -487,6 +487,15 @@ impl Catalog {
         current: Option<&str>,
     ) -> Result<SchemaChange, Error> {
         let table = self.resolve_table(current, &s.table)?;
+        if crate::schema::system::is_virtual_keyspace(&table.keyspace) {
+            // `AbstractVirtualTable.truncate`: no virtual table widerow
+            // models supports it.
+            return Err(ire(format!(
+                "Truncation is not supported by table {}",
+                table.qualified_name()
+            ))
+            .with_span(s.table.span));
+        }
         if table.is_view() {
             return Err(ire(
                 "Cannot TRUNCATE materialized view directly; must truncate base table instead",

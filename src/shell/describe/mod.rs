@@ -11,7 +11,7 @@
 
 mod cluster;
 pub mod cql;
-mod options;
+use crate::schema::table_options as options;
 
 pub use cluster::CLUSTER_NAME;
 

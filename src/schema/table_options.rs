@@ -1,13 +1,14 @@
-//! Table options as DESCRIBE prints them (`TableParams.appendCqlTo`): every
-//! Cassandra 5.0 option in its fixed order, with its default when it was
-//! never written, each value in the form the server holds it — compaction
-//! and compression classes with their package, default sub-options filled
-//! in, maps sorted by key, numbers and booleans as Java prints them.
+//! Table options in the form the server holds them (`TableParams`), for
+//! DESCRIBE (`TableParams.appendCqlTo`) and for the rows of
+//! `system_schema.tables`: every Cassandra 5.0 option in its fixed order,
+//! with its default when it was never written — compaction and compression
+//! classes with their package, default sub-options filled in, maps sorted
+//! by key, numbers and booleans as Java prints them.
 
 use std::collections::BTreeMap;
 
-use crate::schema::ddl::{java_double, java_parse_double, java_parse_int, TABLE_OPTIONS};
-use crate::schema::Table;
+use super::ddl::{java_double, java_parse_double, java_parse_int, TABLE_OPTIONS};
+use super::Table;
 use crate::syntax::ast::{Literal, PropertyValue};
 
 /// A string as a CQL literal: single quotes, `'` doubled.
@@ -22,10 +23,27 @@ pub fn option_lines(table: &Table) -> Vec<String> {
         .iter()
         .filter(|name| !(table.is_view() && **name == "default_time_to_live"))
         .filter_map(|name| {
-            let value = table.option_or_default(name)?;
+            let value = effective_option(table, name)?;
             Some(format!("{name} = {}", option_value(name, &value)))
         })
         .collect()
+}
+
+/// An option's value: the one written, else its default — which for
+/// `bloom_filter_fp_chance` depends on the compaction strategy (0.1 under
+/// LeveledCompactionStrategy, `TableParams.Builder`), else Cassandra 5.0's.
+pub(crate) fn effective_option(table: &Table, name: &str) -> Option<PropertyValue> {
+    if name == "bloom_filter_fp_chance" && !table.options.contains_key(name) {
+        let leveled = table.options.get("compaction").is_some_and(|c| {
+            as_map(c)
+                .get("class")
+                .is_some_and(|class| class.rsplit('.').next() == Some("LeveledCompactionStrategy"))
+        });
+        if leveled {
+            return Some(PropertyValue::Constant(Literal::Float("0.1".to_string())));
+        }
+    }
+    table.option_or_default(name)
 }
 
 /// One option's value as the server prints it.
@@ -60,7 +78,7 @@ fn scalar_value(name: &str, text: &str) -> String {
 }
 
 /// `PropertyDefinitions.parseBoolean`, printed as Java prints a boolean.
-fn boolean(text: &str) -> String {
+pub(crate) fn boolean(text: &str) -> String {
     match text.to_lowercase().as_str() {
         "1" | "true" | "yes" => "true".to_string(),
         "0" | "false" | "no" => "false".to_string(),
@@ -69,7 +87,7 @@ fn boolean(text: &str) -> String {
 }
 
 /// A constant's text as Cassandra reads it (`getRawText`).
-fn literal_text(literal: &Literal) -> String {
+pub(crate) fn literal_text(literal: &Literal) -> String {
     match literal {
         Literal::String(s) => s.clone(),
         Literal::Integer(t) | Literal::Float(t) | Literal::Duration(t) | Literal::Uuid(t) => {
@@ -81,7 +99,7 @@ fn literal_text(literal: &Literal) -> String {
     }
 }
 
-fn as_text(value: &PropertyValue) -> String {
+pub(crate) fn as_text(value: &PropertyValue) -> String {
     match value {
         PropertyValue::Constant(l) => literal_text(l),
         PropertyValue::Name(i) => i.name.clone(),
@@ -91,7 +109,7 @@ fn as_text(value: &PropertyValue) -> String {
 
 /// A map option, later keys replacing earlier ones, sorted as the server's
 /// `TreeMap` prints them.
-fn as_map(value: &PropertyValue) -> BTreeMap<String, String> {
+pub(crate) fn as_map(value: &PropertyValue) -> BTreeMap<String, String> {
     match value {
         PropertyValue::Map(entries) => entries
             .iter()
@@ -111,7 +129,7 @@ fn map_text(map: &BTreeMap<String, String>) -> String {
 }
 
 /// `CachingParams.asMap`: both keys, `ALL`/`NONE` upper case.
-fn caching(map: &BTreeMap<String, String>) -> BTreeMap<String, String> {
+pub(crate) fn caching(map: &BTreeMap<String, String>) -> BTreeMap<String, String> {
     let word = |text: &str| {
         if text.eq_ignore_ascii_case("all") || text.eq_ignore_ascii_case("none") {
             text.to_uppercase()
@@ -131,7 +149,7 @@ fn caching(map: &BTreeMap<String, String>) -> BTreeMap<String, String> {
 
 /// `CompactionParams.asMap`: the class with its package, and the default
 /// thresholds for the strategies that take them.
-fn compaction(map: &BTreeMap<String, String>) -> BTreeMap<String, String> {
+pub(crate) fn compaction(map: &BTreeMap<String, String>) -> BTreeMap<String, String> {
     let mut out = map.clone();
     if let Some(class) = map.get("class") {
         let short = class.rsplit('.').next().unwrap_or(class);
@@ -158,7 +176,7 @@ fn compaction(map: &BTreeMap<String, String>) -> BTreeMap<String, String> {
 
 /// `CompressionParams.asMap`: `{'enabled': 'false'}` when off, else the
 /// class with its package and `chunk_length_in_kb` (16 unless given).
-fn compression(map: &BTreeMap<String, String>) -> BTreeMap<String, String> {
+pub(crate) fn compression(map: &BTreeMap<String, String>) -> BTreeMap<String, String> {
     if map
         .get("enabled")
         .is_some_and(|e| e.eq_ignore_ascii_case("false"))
@@ -186,7 +204,7 @@ fn compression(map: &BTreeMap<String, String>) -> BTreeMap<String, String> {
 
 /// `SpeculativeRetryPolicy.fromString(text).toString()`: `99p`, `50ms`,
 /// `ALWAYS`, `NEVER`, `MIN(99p,50ms)`; text it cannot read is kept.
-fn speculative_retry(text: &str) -> String {
+pub(crate) fn speculative_retry(text: &str) -> String {
     let upper = text.trim().to_uppercase();
     if upper == "ALWAYS" {
         return upper;
