@@ -199,7 +199,7 @@ fn limits_refuse_with_a_clear_error_and_change_nothing() {
         .unwrap();
     assert!(
         warned.warnings[0].starts_with("Batch for [ks.users] is of size ")
-            && warned.warnings[0].contains(", exceeding specified threshold of 20B by "),
+            && warned.warnings[0].contains(", exceeding specified threshold of 20 by "),
         "{:?}",
         warned.warnings
     );

@@ -371,22 +371,12 @@ fn check_batch_size(
     let mut tables: Vec<String> = mutations.iter().map(|m| m.table.qualified_name()).collect();
     tables.sort_unstable();
     tables.dedup();
+    // Plain byte counts, as a 5.0.8 node writes them (checked on the node).
     Ok(Some(format!(
         "Batch for [{}] is of size {}, exceeding specified threshold of {} by {}.",
         tables.join(", "),
-        pretty_memory(size),
-        pretty_memory(limits.batch_size_warn_threshold),
-        pretty_memory(size - limits.batch_size_warn_threshold)
+        size,
+        limits.batch_size_warn_threshold,
+        size - limits.batch_size_warn_threshold
     )))
-}
-
-/// `FBUtilities.prettyPrintMemory`: bytes, or KiB/MiB/GiB with three decimals.
-fn pretty_memory(bytes: usize) -> String {
-    const UNITS: [(usize, &str); 3] = [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
-    for (size, unit) in UNITS {
-        if bytes >= size {
-            return format!("{:.3}{unit}", bytes as f64 / size as f64);
-        }
-    }
-    format!("{bytes}B")
 }

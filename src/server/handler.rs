@@ -16,8 +16,9 @@ use crate::cluster::{ConsistencyLevel, Coordinator, NodeIndex};
 use crate::error::Error;
 use crate::exec::{ColumnSpec, ResultKind, ResultSet};
 use crate::planner::markers::{marker_specs, Markers};
+use crate::syntax::ast::NativeType;
 use crate::syntax::ast::Statement;
-use crate::types::Value;
+use crate::types::{DataType, Value};
 use crate::{Prepared, Session};
 
 use super::frame::Opcode;
@@ -154,6 +155,22 @@ impl Shared {
         let mut engine = self.lock();
         let session = &mut engine.session;
         setup(session, conn, params.keyspace.as_deref(), params)?;
+        if super::describe::is_describe(query) {
+            let ctx = session.context();
+            let elements = super::describe::describe(&ctx.catalog, ctx.keyspace.as_deref(), query)
+                .map_err(Failure::Engine)?;
+            drop(engine);
+            let result =
+                ResultSet::rows(super::describe::columns(), super::describe::rows(elements));
+            let body = page(
+                &result,
+                &TableSpec::default(),
+                params,
+                fingerprint(query.as_bytes(), &[]),
+                None,
+            )?;
+            return Ok(Reply::new(Opcode::Result, body));
+        }
         let statement = crate::parse_statement(query).map_err(Failure::Engine)?;
         let result = session.execute(query);
         let keyspace_after = session.keyspace().map(str::to_string);
@@ -484,14 +501,26 @@ fn bind_values(markers: &Markers, params: &QueryParams) -> Result<Vec<Option<Val
         .map(|(v, spec)| match v {
             WireValue::Null => Ok(Some(Value::Null)),
             WireValue::Unset => Ok(None),
-            WireValue::Bytes(b) => values::decode(&spec.data_type, b).map(Some).map_err(|e| {
-                Failure::Engine(Error::invalid(format!(
-                    "Invalid value for {}: {}",
-                    spec.name, e.0
-                )))
-            }),
+            WireValue::Bytes(b) => values::decode(bound_type(&spec.data_type), b)
+                .map(Some)
+                .map_err(|e| {
+                    Failure::Engine(Error::invalid(format!(
+                        "Invalid value for {}: {}",
+                        spec.name, e.0
+                    )))
+                }),
         })
         .collect()
+}
+
+/// The type a value bound to `receiver` is decoded as: a counter's change
+/// is a bigint, as the engine takes it.
+fn bound_type(receiver: &DataType) -> &DataType {
+    const BIGINT: DataType = DataType::Native(NativeType::Bigint);
+    match receiver {
+        DataType::Native(NativeType::Counter) => &BIGINT,
+        other => other,
+    }
 }
 
 /// Turns an engine result into the RESULT the protocol sends: rows (one
@@ -584,10 +613,14 @@ fn page(
 
 const PAGING_STATE_LEN: usize = 16;
 
+/// The offset, then a check over the offset and the statement's
+/// fingerprint: any byte changed makes the check fail.
 fn paging_state(offset: usize, fingerprint: u64) -> [u8; PAGING_STATE_LEN] {
+    let offset = (offset as u64).to_be_bytes();
+    let check = stable_hash(6, &[&offset, &fingerprint.to_be_bytes()]);
     let mut out = [0; PAGING_STATE_LEN];
-    out[..8].copy_from_slice(&(offset as u64).to_be_bytes());
-    out[8..].copy_from_slice(&fingerprint.to_be_bytes());
+    out[..8].copy_from_slice(&offset);
+    out[8..].copy_from_slice(&check.to_be_bytes());
     out
 }
 
@@ -596,10 +629,11 @@ fn paging_offset(state: &[u8], fingerprint: u64) -> Result<usize, Failure> {
     let state: [u8; PAGING_STATE_LEN] = state.try_into().map_err(|_| invalid())?;
     let mut offset = [0; 8];
     offset.copy_from_slice(&state[..8]);
-    if state[8..] != fingerprint.to_be_bytes() {
+    let offset = u64::from_be_bytes(offset);
+    if paging_state(offset as usize, fingerprint) != state {
         return Err(invalid());
     }
-    usize::try_from(u64::from_be_bytes(offset)).map_err(|_| invalid())
+    usize::try_from(offset).map_err(|_| invalid())
 }
 
 /// A hash that stays the same across runs and machines (FNV-1a), for ids
@@ -656,5 +690,8 @@ mod tests {
         );
         assert!(paging_offset(&state, fingerprint(b"SELECT 2", &[])).is_err());
         assert!(paging_offset(&state[..5], 0).is_err());
+        let mut flipped = state;
+        flipped[7] ^= 1;
+        assert!(paging_offset(&flipped, fingerprint(b"SELECT 1", &[])).is_err());
     }
 }

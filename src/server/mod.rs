@@ -14,6 +14,7 @@
 
 pub mod compression;
 pub mod connection;
+pub mod describe;
 pub mod frame;
 pub mod handler;
 pub mod request;

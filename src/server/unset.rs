@@ -84,7 +84,9 @@ pub fn without_unset(
         // Some unset value feeds a part that cannot be skipped: find which.
         let remaining = crate::exec::marker_offsets(&out);
         if let Some((_, name)) = unset.iter().find(|(at, _)| remaining.contains(at)) {
-            return Err(Error::invalid(format!("Invalid unset value for column {name}")));
+            return Err(Error::invalid(format!(
+                "Invalid unset value for column {name}"
+            )));
         }
     }
     if let Statement::Update(update) = &out {

@@ -26,10 +26,15 @@ def test_connect_forced_protocol(version):
         assert row.release_version, row
         assert row.partitioner == "org.apache.cassandra.dht.Murmur3Partitioner"
         assert row.data_center and row.rack
+        # One host per node: the contact point and each of system.peers
+        # (one on a single real node, four on widerow's default ring), all
+        # up, all on the contact point's port.
+        peers = list(s.execute("SELECT peer FROM system.peers"))
         hosts = c.metadata.all_hosts()
-        assert len(hosts) == 1 and hosts[0].is_up
-        assert hosts[0].endpoint.port == PORT
-        assert hosts[0].datacenter == row.data_center
+        assert len(hosts) == 1 + len(peers)
+        assert all(h.is_up for h in hosts)
+        assert all(h.endpoint.port == PORT for h in hosts)
+        assert row.data_center in {h.datacenter for h in hosts}
         # a second query on the pool, not only on the control connection
         assert s.execute("SELECT now() FROM system.local").one()[0] is not None
     finally:
