@@ -340,9 +340,12 @@ fn history_recalls_a_multi_line_statement_as_one_entry() {
 fn tab_completes_from_the_grammar_and_the_schema() {
     let mut repl = Repl::start("complete", &["--no-color"]);
     repl.expect("widerow> ");
-    // `FROM `, then the only keyspace (no USE yet): cqlsh extends a unique
+    // `FROM `, then the one keyspace starting with `k` (the system
+    // keyspaces are there too, as against a node): cqlsh extends a unique
     // completion while there is one way on.
     repl.send("SELECT * F\t");
+    repl.expect("SELECT * FROM ");
+    repl.send("k\t");
     repl.expect("SELECT * FROM ks.");
     repl.send("u\t");
     repl.expect("ks.users ");

@@ -54,6 +54,36 @@ fn offers(line: &str, expected: &[&str]) {
     assert_eq!(texts(line), set(expected), "completing {line:?}");
 }
 
+/// The keyspaces every session has, as a node has them: cqlsh offers them
+/// wherever it offers a keyspace.
+const SYSTEM_KEYSPACES: &[&str] = &[
+    "system",
+    "system_auth",
+    "system_distributed",
+    "system_schema",
+    "system_traces",
+    "system_views",
+    "system_virtual_schema",
+];
+
+/// `expected` and each system keyspace in each of `forms` (`""` for the
+/// bare name, `"."` for a name to qualify a table with).
+fn with_system(expected: &[&str], forms: &[&str]) -> Vec<String> {
+    let mut all: Vec<String> = expected.iter().map(|s| s.to_string()).collect();
+    for keyspace in SYSTEM_KEYSPACES {
+        all.extend(forms.iter().map(|form| format!("{keyspace}{form}")));
+    }
+    all
+}
+
+/// `line` completes to `expected` and the system keyspaces in `forms`.
+#[track_caller]
+fn offers_with_system(line: &str, expected: &[&str], forms: &[&str]) {
+    let all = with_system(expected, forms);
+    let all: Vec<&str> = all.iter().map(String::as_str).collect();
+    offers(line, &all);
+}
+
 const TYPES: &[&str] = &[
     "ascii",
     "bigint",
@@ -176,7 +206,11 @@ fn select_list() {
 
 #[test]
 fn select_from() {
-    offers("SELECT * FROM ", &["events", "users", "ks.", "shop."]);
+    offers_with_system(
+        "SELECT * FROM ",
+        &["events", "users", "ks.", "shop."],
+        &["."],
+    );
     offers("SELECT * FROM ks.", &["events", "users"]);
     offers("SELECT * FROM ks.u", &["users "]);
     offers("SELECT * FROM u", &["users "]);
@@ -236,7 +270,7 @@ fn order_by_offers_the_next_clustering_column() {
 
 #[test]
 fn insert() {
-    offers("INSERT INTO ", &["events", "users", "ks.", "shop."]);
+    offers_with_system("INSERT INTO ", &["events", "users", "ks.", "shop."], &["."]);
     offers("INSERT INTO users ", &["(", "JSON"]);
     // Primary-key columns one at a time, then the others.
     offers("INSERT INTO users (", &["id "]);
@@ -377,14 +411,19 @@ fn drop_use_truncate_alter() {
             "USER",
         ],
     );
-    offers("DROP TABLE ", &["IF", "events", "users", "ks.", "shop."]);
+    offers_with_system(
+        "DROP TABLE ",
+        &["IF", "events", "users", "ks.", "shop."],
+        &["."],
+    );
     offers("DROP TABLE IF ", &["EXISTS "]);
-    offers("USE ", &["ks", "shop"]);
+    offers_with_system("USE ", &["ks", "shop"], &[""]);
     // cqlsh extends a unique name through the `;` that must follow.
     offers("USE k", &["ks ;"]);
-    offers(
+    offers_with_system(
         "TRUNCATE ",
         &["TABLE", "COLUMNFAMILY", "events", "users", "ks.", "shop."],
+        &["."],
     );
     offers(
         "ALTER TABLE users ",
@@ -395,7 +434,7 @@ fn drop_use_truncate_alter() {
 
 #[test]
 fn describe() {
-    offers(
+    offers_with_system(
         "DESCRIBE ",
         &[
             "KEYSPACES",
@@ -423,9 +462,10 @@ fn describe() {
             "ks.",
             "shop.",
         ],
+        &["", "."],
     );
-    offers("DESC TABLE ", &["events", "users", "ks.", "shop."]);
-    offers("DESC KEYSPACE ", &["ks", "shop"]);
+    offers_with_system("DESC TABLE ", &["events", "users", "ks.", "shop."], &["."]);
+    offers_with_system("DESC KEYSPACE ", &["ks", "shop"], &[""]);
 }
 
 #[test]
@@ -553,14 +593,18 @@ fn schema_changes_show_at_once() {
     let mut session = session();
     assert_eq!(
         set(&at_end(&session, "SELECT * FROM ").texts()),
-        set(&["events", "users", "ks.", "shop."])
+        with_system(&["events", "users", "ks.", "shop."], &["."])
+            .into_iter()
+            .collect()
     );
     session
         .execute("CREATE TABLE orders (id int PRIMARY KEY, total decimal)")
         .expect("create");
     assert_eq!(
         set(&at_end(&session, "SELECT * FROM ").texts()),
-        set(&["events", "orders", "users", "ks.", "shop."])
+        with_system(&["events", "orders", "users", "ks.", "shop."], &["."])
+            .into_iter()
+            .collect()
     );
     assert_eq!(
         at_end(&session, "INSERT INTO orders (id, ").texts(),

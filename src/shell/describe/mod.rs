@@ -4,10 +4,11 @@
 //! The CREATE statements are byte for byte the server's (see [`cql`]), so
 //! that a schema dumped from a real cluster and one dumped from widerow
 //! compare equal, and so that the output is CQL widerow reads back to the
-//! same schema. widerow has no system keyspaces (`system`,
-//! `system_schema`, …): listings and `DESCRIBE FULL SCHEMA` show only the
-//! keyspaces created in the session, and there are no user-defined
-//! functions or aggregates, so FUNCTIONS and AGGREGATES list nothing.
+//! same schema. The system keyspaces (`system`, `system_schema`, …) are
+//! listed and described as a node lists them; `DESCRIBE SCHEMA` (and SAVE)
+//! leaves them out and `DESCRIBE FULL SCHEMA` includes them, as the node
+//! does. There are no user-defined functions or aggregates, so FUNCTIONS
+//! and AGGREGATES list nothing.
 
 mod cluster;
 pub mod cql;
@@ -30,10 +31,17 @@ pub fn describe(session: &Session, rest: &str) -> Result<String, Error> {
 }
 
 /// Every statement `DESCRIBE SCHEMA` prints for `catalog`, keyspaces by
-/// name: what SAVE writes before the data.
+/// name, the system keyspaces left out: what SAVE writes before the data.
 pub fn schema_statements(catalog: &Catalog) -> Vec<String> {
+    keyspace_statements(catalog, false)
+}
+
+/// `DESCRIBE SCHEMA`'s statements, or `DESCRIBE FULL SCHEMA`'s with the
+/// system keyspaces.
+fn keyspace_statements(catalog: &Catalog, full: bool) -> Vec<String> {
     sorted_keyspaces(catalog)
         .into_iter()
+        .filter(|ks| full || !crate::schema::system::is_system_keyspace(&ks.name))
         .flat_map(|ks| cql::keyspace_elements(ks, false))
         .collect()
 }
@@ -50,7 +58,10 @@ struct Name {
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Request {
     Keyspaces,
-    Keyspace { name: Option<String>, only: bool },
+    Keyspace {
+        name: Option<String>,
+        only: bool,
+    },
     Listing(Listing),
     Table(Name),
     Index(Name),
@@ -58,7 +69,10 @@ enum Request {
     Type(Name),
     Function(Name),
     Aggregate(Name),
-    Schema,
+    /// `SCHEMA`, or `FULL SCHEMA` with the system keyspaces.
+    Schema {
+        full: bool,
+    },
     Cluster,
     Generic(Name),
 }
@@ -139,8 +153,8 @@ fn parse(rest: &str) -> Result<Request, Error> {
         ["type", ..] => Request::Type(name(&words[1..])?),
         ["function", ..] => Request::Function(name(&words[1..])?),
         ["aggregate", ..] => Request::Aggregate(name(&words[1..])?),
-        ["full", "schema"] if words.len() == 2 => Request::Schema,
-        ["schema"] if words.len() == 1 => Request::Schema,
+        ["full", "schema"] if words.len() == 2 => Request::Schema { full: true },
+        ["schema"] if words.len() == 1 => Request::Schema { full: false },
         ["cluster"] if words.len() == 1 => Request::Cluster,
         _ => Request::Generic(name(&words)?),
     };
@@ -199,7 +213,7 @@ fn run(ctx: &PlanContext, request: &Request) -> Result<String, Error> {
             )?;
             elements(cql::keyspace_elements(ks, *only))
         }
-        Request::Schema => elements(schema_statements(catalog)),
+        Request::Schema { full } => elements(keyspace_statements(catalog, *full)),
         Request::Cluster => cluster::describe_cluster(ctx),
         Request::Generic(n) => elements(generic(catalog, current, n)?),
         other => elements(element(catalog, current, other)?),
@@ -380,7 +394,10 @@ mod tests {
             parse("materialized view v with internals").unwrap(),
             Request::View(n(None, "v"))
         );
-        assert_eq!(parse("FULL SCHEMA").unwrap(), Request::Schema);
+        assert_eq!(
+            parse("FULL SCHEMA").unwrap(),
+            Request::Schema { full: true }
+        );
         assert_eq!(
             parse("\"tables\"").unwrap(),
             Request::Generic(n(None, "tables"))

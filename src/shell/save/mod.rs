@@ -69,7 +69,11 @@ pub fn dump(session: &Session) -> Dump {
         text.push('\n');
     }
     let (mut tables, mut rows) = (0, 0);
-    let mut keyspaces: Vec<&Keyspace> = catalog.keyspaces().collect();
+    // The system keyspaces are the node's own, rebuilt by every session.
+    let mut keyspaces: Vec<&Keyspace> = catalog
+        .keyspaces()
+        .filter(|ks| !crate::schema::system::is_system_keyspace(&ks.name))
+        .collect();
     keyspaces.sort_by(|a, b| a.name.cmp(&b.name));
     for ks in keyspaces {
         let mut list: Vec<&Table> = ks.tables.values().filter(|t| !t.is_view()).collect();

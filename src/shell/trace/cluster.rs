@@ -162,7 +162,10 @@ fn replication_lines(session: &Session) -> Vec<String> {
 
 fn replication_text(replication: &Replication) -> Option<String> {
     match replication {
-        Replication::Simple { factor } => Some(format!("SimpleStrategy, {factor} replicas")),
+        Replication::Simple { factor } => Some(format!(
+            "SimpleStrategy, {}",
+            plural(*factor as usize, "replica", "replicas")
+        )),
         Replication::NetworkTopology { factors } => {
             let per_dc: Vec<String> = factors.iter().map(|(dc, f)| format!("{dc}: {f}")).collect();
             Some(format!("NetworkTopologyStrategy, {}", per_dc.join(", ")))
