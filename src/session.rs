@@ -134,6 +134,7 @@ macro_rules! insert_writer {
             store: &mut $session.store,
             key_bytes: &mut $session.key_bytes,
             last_timestamp: &mut $session.last_timestamp,
+            default_timestamp: $session.default_timestamp,
             clock: &*$session.clock,
             collection_size: $session.limits.collection_size,
         }
@@ -237,6 +238,9 @@ pub struct Session {
     ids: Box<dyn IdSource>,
     timeuuids: Generator,
     last_timestamp: i64,
+    /// The write timestamp writes take instead of the clock's, when a
+    /// client gave one (a driver's default timestamp).
+    default_timestamp: Option<i64>,
     list_sequence: i64,
     limits: Limits,
     /// The page size reads are fetched with, as a driver's fetch size;
@@ -290,6 +294,7 @@ impl Session {
             ids,
             timeuuids: Generator::from_random(half),
             last_timestamp: i64::MIN,
+            default_timestamp: None,
             list_sequence: 0,
             limits: Limits::default(),
             page_size: None,
@@ -335,6 +340,15 @@ impl Session {
         let now = self.clock.now_micros();
         self.system
             .sync_nodes(&self.ctx, &mut self.store, now, false);
+    }
+
+    /// The port every simulated node advertises to drivers in
+    /// `system.local` and `system.peers_v2` (9042 unless a server listens
+    /// elsewhere).
+    pub fn set_native_port(&mut self, port: u16) {
+        let now = self.clock.now_micros();
+        self.system
+            .set_native_port(&self.ctx, &mut self.store, now, port);
     }
 
     /// The schema version every simulated node reports in `system.local`
@@ -596,6 +610,14 @@ impl Session {
         &mut self.ctx
     }
 
+    /// The write timestamp (microseconds) the following writes take
+    /// without `USING TIMESTAMP`, instead of the session clock's: a
+    /// driver's default timestamp, which Cassandra honours. `None` goes back
+    /// to the clock.
+    pub fn set_default_timestamp(&mut self, timestamp: Option<i64>) {
+        self.default_timestamp = timestamp;
+    }
+
     /// The page size reads are fetched with (`None`: unpaged). Paging
     /// changes what Cassandra accepts: a read that must merge partitions
     /// for its ORDER BY (an IN on the partition key) is refused when paged,
@@ -674,6 +696,8 @@ impl Session {
         let now_micros = self.clock.now_micros();
         let timestamp = if matches!(statement, Statement::Select(_)) {
             now_micros
+        } else if let Some(given) = self.default_timestamp {
+            given
         } else {
             next_timestamp(&mut self.last_timestamp, now_micros)
         };
@@ -713,6 +737,7 @@ struct InsertWriter<'s> {
     store: &'s mut Store,
     key_bytes: &'s mut exec::restrict::KeyBuffer,
     last_timestamp: &'s mut i64,
+    default_timestamp: Option<i64>,
     clock: &'s dyn Clock,
     collection_size: usize,
 }
@@ -737,7 +762,9 @@ impl InsertWriter<'_> {
         let row = insert.bind(values, self.key_bytes)?;
         // The clock is read once, as `run_planned` reads it.
         let now_micros = self.clock.now_micros();
-        let timestamp = next_timestamp(self.last_timestamp, now_micros);
+        let timestamp = self
+            .default_timestamp
+            .unwrap_or_else(|| next_timestamp(self.last_timestamp, now_micros));
         Some(insert.write(self.store, row, timestamp, now_micros, plan))
     }
 }

@@ -47,6 +47,9 @@ pub(crate) struct SystemTables {
     version: [u8; 16],
     /// The node `system.local` describes and the ring the rows came from.
     nodes: Option<(NodeIndex, Ring)>,
+    /// The port the nodes advertise to drivers, when not the default
+    /// 9042 (a server on another port).
+    native_port: Option<u16>,
 }
 
 impl SystemTables {
@@ -154,6 +157,18 @@ impl SystemTables {
         self.sync_nodes(ctx, store, now_micros, true);
     }
 
+    /// Makes the nodes advertise `port` as their native port.
+    pub(crate) fn set_native_port(
+        &mut self,
+        ctx: &PlanContext,
+        store: &mut Store,
+        now_micros: i64,
+        port: u16,
+    ) {
+        self.native_port = Some(port);
+        self.sync_nodes(ctx, store, now_micros, true);
+    }
+
     /// Rewrites `system.local` and `system.peers(_v2)` when the coordinator
     /// or the ring changed since they were written (or `force`).
     pub(crate) fn sync_nodes(
@@ -176,7 +191,8 @@ impl SystemTables {
                 store.table_mut_in("system", table).clear();
             }
         }
-        let rows = system::nodes::node_rows(&ctx.ring, local, self.version);
+        let port = self.native_port.map_or(system::NATIVE_PORT, i32::from);
+        let rows = system::nodes::node_rows(&ctx.ring, local, self.version, port);
         write_rows(&ctx.catalog, store, &rows, now_micros);
         self.nodes = Some((local, ctx.ring.clone()));
     }

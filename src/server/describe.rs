@@ -15,7 +15,7 @@ pub type Element = (String, &'static str, String, String);
 
 /// Whether `query` is a DESCRIBE (or DESC) statement.
 pub fn is_describe(query: &str) -> bool {
-    let first = query.trim_start().split_whitespace().next().unwrap_or("");
+    let first = query.split_whitespace().next().unwrap_or("");
     first.eq_ignore_ascii_case("describe") || first.eq_ignore_ascii_case("desc")
 }
 

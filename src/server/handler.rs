@@ -339,6 +339,7 @@ impl Shared {
         let params = QueryParams {
             consistency: batch.consistency,
             serial_consistency: batch.serial_consistency,
+            timestamp: batch.timestamp,
             keyspace: batch.keyspace.clone(),
             ..QueryParams::default()
         };
@@ -439,6 +440,7 @@ fn setup(
     if session.context().coordinator != coordinator {
         session.context_mut().coordinator = coordinator;
     }
+    session.set_default_timestamp(params.timestamp);
     session.set_page_size(match params.page_size {
         Some(n) if n > 0 => Some(n as usize),
         _ => None,

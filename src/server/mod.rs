@@ -79,6 +79,10 @@ impl Server {
     pub async fn bind(session: Session, config: Config) -> io::Result<Server> {
         let addresses = node_addresses(&session, config.host);
         let listeners = bind_all(&addresses, config.port).await?;
+        let mut session = session;
+        if let Some((_, first)) = listeners.first() {
+            session.set_native_port(first.local_addr()?.port());
+        }
         let (events, _) = broadcast::channel(1024);
         Ok(Server {
             listeners,

@@ -320,7 +320,9 @@ mod tests {
             Opcode::Batch,
             Opcode::Startup,
         ] {
-            assert!(decode(4, opcode, &[0, 0, 0]).is_err(), "{opcode:?}");
+            // A map or string count of one, then nothing where its entry
+            // should be.
+            assert!(decode(4, opcode, &[0, 1, 0]).is_err(), "{opcode:?}");
         }
     }
 }

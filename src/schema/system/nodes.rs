@@ -7,7 +7,7 @@ use std::net::IpAddr;
 
 use super::STORAGE_PORT;
 use super::{md5, SystemRow};
-use super::{CQL_VERSION, NATIVE_PORT, NATIVE_PROTOCOL_VERSION, PARTITIONER, RELEASE_VERSION};
+use super::{CQL_VERSION, NATIVE_PROTOCOL_VERSION, PARTITIONER, RELEASE_VERSION};
 use crate::cluster::{Node, NodeIndex, Ring};
 use crate::types::Value;
 
@@ -37,8 +37,14 @@ fn text(s: &str) -> Value {
 }
 
 /// The rows of `system.local` (one, for `local`), `system.peers` and
-/// `system.peers_v2` (one per other node) as node `local` reports them.
-pub fn node_rows(ring: &Ring, local: NodeIndex, schema_version: [u8; 16]) -> Vec<SystemRow> {
+/// `system.peers_v2` (one per other node) as node `local` reports them,
+/// every node answering drivers on `native_port`.
+pub fn node_rows(
+    ring: &Ring,
+    local: NodeIndex,
+    schema_version: [u8; 16],
+    native_port: i32,
+) -> Vec<SystemRow> {
     let mut rows = Vec::with_capacity(ring.len() * 2);
     let version = Value::Uuid(schema_version);
     if local.get() < ring.len() {
@@ -62,7 +68,7 @@ pub fn node_rows(ring: &Ring, local: NodeIndex, schema_version: [u8; 16]) -> Vec
                 .with("rack", text(&me.rack))
                 .with("release_version", text(RELEASE_VERSION))
                 .with("rpc_address", address)
-                .with("rpc_port", Value::Int(NATIVE_PORT))
+                .with("rpc_port", Value::Int(native_port))
                 .with("schema_version", version.clone())
                 .with("tokens", tokens(me)),
         );
@@ -89,7 +95,7 @@ pub fn node_rows(ring: &Ring, local: NodeIndex, schema_version: [u8; 16]) -> Vec
                 .with("data_center", text(&peer.datacenter))
                 .with("host_id", id)
                 .with("native_address", address)
-                .with("native_port", Value::Int(NATIVE_PORT))
+                .with("native_port", Value::Int(native_port))
                 .with("rack", text(&peer.rack))
                 .with("release_version", text(RELEASE_VERSION))
                 .with("schema_version", version.clone())
