@@ -77,6 +77,47 @@ impl Clock for ManualClock {
     }
 }
 
+/// Another clock moved by an offset a test suite sets: the time a server
+/// shows its clients, set or advanced so TTLs expire without sleeping.
+#[derive(Debug)]
+pub struct OffsetClock {
+    base: Arc<dyn Clock>,
+    offset_micros: AtomicI64,
+}
+
+impl OffsetClock {
+    /// `base`'s time, unmoved.
+    pub fn new(base: Arc<dyn Clock>) -> OffsetClock {
+        OffsetClock {
+            base,
+            offset_micros: AtomicI64::new(0),
+        }
+    }
+
+    /// Makes the clock read `micros` now (and run on from there).
+    pub fn set_micros(&self, micros: i64) {
+        let offset = micros.saturating_sub(self.base.now_micros());
+        self.offset_micros.store(offset, Ordering::SeqCst);
+    }
+
+    /// Moves the clock by `micros` (negative moves it back).
+    pub fn advance_micros(&self, micros: i64) {
+        let _ = self
+            .offset_micros
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |o| {
+                Some(o.saturating_add(micros))
+            });
+    }
+}
+
+impl Clock for OffsetClock {
+    fn now_micros(&self) -> i64 {
+        self.base
+            .now_micros()
+            .saturating_add(self.offset_micros.load(Ordering::SeqCst))
+    }
+}
+
 /// Where `uuid()` and `now()` get their bits. Cloned with the session, so
 /// two clones produce the same sequence from the point they split.
 pub trait IdSource: Send + Sync + fmt::Debug {
@@ -315,6 +356,33 @@ impl Session {
         exec::sync_storage(&self.ctx, &mut self.store);
         self.sync_system_tables();
         self
+    }
+
+    /// The clock the session reads: the one to wrap when it must be
+    /// moved (see [`OffsetClock`]).
+    pub fn clock(&self) -> Arc<dyn Clock> {
+        self.clock.clone()
+    }
+
+    /// Reads time from `clock` from now on; data already written keeps
+    /// its timestamps and TTLs.
+    pub fn set_clock(&mut self, clock: Arc<dyn Clock>) {
+        self.clock = clock;
+    }
+
+    /// Goes back to `snapshot` (a clone of this session taken earlier):
+    /// its schema, data and ring, read with this session's clock. Write
+    /// timestamps keep rising past those already given, and prepared
+    /// statements plan again.
+    pub fn restore(&mut self, snapshot: &Session) {
+        let clock = self.clock.clone();
+        let last_timestamp = self.last_timestamp;
+        *self = snapshot.clone();
+        self.clock = clock;
+        self.last_timestamp = self.last_timestamp.max(last_timestamp);
+        self.ctx_stamp = fresh_stamp();
+        self.prepared_plans.clear();
+        self.sync_system_tables();
     }
 
     /// Brings the system tables in line with a context changed outside

@@ -65,7 +65,7 @@ struct Connection {
 }
 
 /// Runs `stream` until the client closes it, it breaks the protocol past
-/// answering, or `shutdown` turns true.
+/// answering, its node is taken down, or `shutdown` turns true.
 pub async fn run(mut stream: TcpStream, ctx: Context, mut shutdown: watch::Receiver<bool>) {
     let _ = stream.set_nodelay(true);
     let mut events = ctx.events.subscribe();
@@ -84,9 +84,17 @@ pub async fn run(mut stream: TcpStream, ctx: Context, mut shutdown: watch::Recei
         out: Vec::new(),
         close: false,
     };
+    let mut nodes = conn.ctx.shared.node_states();
+    let node = conn.ctx.node;
     let mut buf = vec![0u8; 64 * 1024];
     loop {
         tokio::select! {
+            changed = nodes.changed() => {
+                let up = nodes.borrow_and_update().get(node).copied().unwrap_or(true);
+                if changed.is_err() || !up {
+                    break;
+                }
+            }
             read = stream.read(&mut buf) => {
                 let n = match read {
                     Ok(0) | Err(_) => break,
@@ -314,6 +322,12 @@ impl Connection {
                 body: response::schema_change_event(change),
             });
         }
+        if let Some(change) = reply.status_change {
+            let _ = self.ctx.events.send(Event {
+                kind: "STATUS_CHANGE",
+                body: response::status_event(change.up, change.address),
+            });
+        }
         self.reply_in(header.version, header.stream, &reply);
         if starting {
             self.state.started = true;
@@ -378,6 +392,7 @@ fn plain(opcode: Opcode, body: Vec<u8>) -> Reply {
         body,
         warnings: Vec::new(),
         schema_change: None,
+        status_change: None,
     }
 }
 

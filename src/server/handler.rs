@@ -10,7 +10,10 @@
 //! Paxos would; statements are in-memory and short.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+
+use tokio::sync::watch;
 
 use crate::cluster::{ConsistencyLevel, Coordinator, NodeIndex};
 use crate::error::Error;
@@ -21,6 +24,7 @@ use crate::syntax::ast::Statement;
 use crate::types::{DataType, Value};
 use crate::{Prepared, Session};
 
+use super::control::{self, ControlState, NodeChange, StatusChange};
 use super::frame::Opcode;
 use super::request::{Batch, BatchQuery, QueryParams, Request};
 use super::response::{self, BindSpec, Failure, Metadata, SchemaChange, TableSpec};
@@ -49,12 +53,20 @@ struct PreparedEntry {
 struct Engine {
     session: Session,
     prepared: HashMap<[u8; 16], Arc<PreparedEntry>>,
+    control: ControlState,
 }
 
 /// What every connection shares.
 #[derive(Debug)]
 pub struct Shared {
     engine: Mutex<Engine>,
+    /// QUERY, EXECUTE and BATCH requests each node has coordinated.
+    requests: Vec<AtomicU64>,
+    /// Each node up (true) or down: what its listener and connections
+    /// watch.
+    nodes: watch::Sender<Vec<bool>>,
+    /// The port every node listens on, for STATUS_CHANGE events.
+    port: u16,
 }
 
 /// What one connection remembers between requests.
@@ -81,6 +93,8 @@ pub struct Reply {
     pub warnings: Vec<String>,
     /// A schema change to announce to registered connections.
     pub schema_change: Option<SchemaChange>,
+    /// A node that went up or down, to announce.
+    pub status_change: Option<StatusChange>,
 }
 
 impl Reply {
@@ -90,6 +104,7 @@ impl Reply {
             body,
             warnings: Vec::new(),
             schema_change: None,
+            status_change: None,
         }
     }
 
@@ -100,13 +115,42 @@ impl Reply {
 }
 
 impl Shared {
-    /// Shares `session` among connections.
-    pub fn new(session: Session) -> Shared {
+    /// Shares `session` among connections whose nodes listen on `port`;
+    /// the session's clock becomes one `CLUSTER CLOCK` can move.
+    pub fn new(mut session: Session, port: u16) -> Shared {
+        let control = ControlState::new(&mut session);
+        let ring = &session.context().ring;
+        let up: Vec<bool> = ring.nodes().iter().map(|n| n.up).collect();
+        let requests = (0..ring.len()).map(|_| AtomicU64::new(0)).collect();
         Shared {
             engine: Mutex::new(Engine {
                 session,
                 prepared: HashMap::new(),
+                control,
             }),
+            requests,
+            nodes: watch::Sender::new(up),
+            port,
+        }
+    }
+
+    /// Each node up or down, as it changes: a node's listener refuses
+    /// connections and its connections close while it is down.
+    pub fn node_states(&self) -> watch::Receiver<Vec<bool>> {
+        self.nodes.subscribe()
+    }
+
+    /// The QUERY, EXECUTE and BATCH requests each node has coordinated.
+    pub fn request_counts(&self) -> Vec<u64> {
+        self.requests
+            .iter()
+            .map(|n| n.load(Ordering::Relaxed))
+            .collect()
+    }
+
+    fn count_request(&self, node: usize) {
+        if let Some(n) = self.requests.get(node) {
+            n.fetch_add(1, Ordering::Relaxed);
         }
     }
 
@@ -126,6 +170,19 @@ impl Shared {
     /// answers the others.
     pub fn handle(&self, conn: &mut ConnectionState, request: Request) -> Reply {
         let version = conn.version;
+        if let Request::Query { query, params } = &request {
+            if let Some(control) = control::parse(query) {
+                return self
+                    .control(control, query, params)
+                    .unwrap_or_else(|f| Reply::failure(&f, version));
+            }
+        }
+        if matches!(
+            request,
+            Request::Query { .. } | Request::Execute { .. } | Request::Batch(_)
+        ) {
+            self.count_request(conn.node);
+        }
         let result = match request {
             Request::Query { query, params } => self.query(conn, &query, &params),
             Request::Prepare { query, keyspace } => self.prepare(conn, &query, keyspace),
@@ -138,6 +195,56 @@ impl Shared {
             _ => Err(Failure::Protocol("Unexpected message".into())),
         };
         result.unwrap_or_else(|f| Reply::failure(&f, version))
+    }
+
+    /// Runs one of widerow's own `CLUSTER …` statements (see
+    /// [`control`]); a node going up or down is published to listeners and
+    /// connections, and announced.
+    fn control(
+        &self,
+        control: Result<control::Control, Error>,
+        query: &str,
+        params: &QueryParams,
+    ) -> Result<Reply, Failure> {
+        let control = control.map_err(Failure::Engine)?;
+        let counts = self.request_counts();
+        let mut engine = self.lock();
+        let Engine {
+            session,
+            control: state,
+            ..
+        } = &mut *engine;
+        let outcome = control::run(&control, session, state, &counts).map_err(Failure::Engine)?;
+        drop(engine);
+        let mut reply = if outcome.result.kind == ResultKind::Rows {
+            let fingerprint = fingerprint(query.as_bytes(), &[]);
+            let body = page(
+                &outcome.result,
+                &TableSpec::default(),
+                params,
+                fingerprint,
+                None,
+            )?;
+            Reply::new(Opcode::Result, body)
+        } else {
+            Reply::new(Opcode::Result, response::void())
+        };
+        if let Some(change) = outcome.change {
+            self.publish(change);
+            reply.status_change = Some(StatusChange {
+                address: control::event_address(&change, self.port),
+                up: change.up,
+            });
+        }
+        Ok(reply)
+    }
+
+    fn publish(&self, change: NodeChange) {
+        self.nodes.send_modify(|states| {
+            if let Some(state) = states.get_mut(change.node) {
+                *state = change.up;
+            }
+        });
     }
 
     fn query(
@@ -436,10 +543,7 @@ fn setup(
     if session.context().serial_consistency != serial {
         session.set_serial_consistency(serial);
     }
-    let coordinator = Coordinator::Node(NodeIndex(conn.node));
-    if session.context().coordinator != coordinator {
-        session.context_mut().coordinator = coordinator;
-    }
+    session.set_coordinator(Coordinator::Node(NodeIndex(conn.node)));
     session.set_default_timestamp(params.timestamp);
     session.set_page_size(match params.page_size {
         Some(n) if n > 0 => Some(n as usize),

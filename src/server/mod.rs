@@ -14,6 +14,7 @@
 
 pub mod compression;
 pub mod connection;
+pub mod control;
 pub mod describe;
 pub mod frame;
 pub mod handler;
@@ -80,13 +81,15 @@ impl Server {
         let addresses = node_addresses(&session, config.host);
         let listeners = bind_all(&addresses, config.port).await?;
         let mut session = session;
-        if let Some((_, first)) = listeners.first() {
-            session.set_native_port(first.local_addr()?.port());
-        }
+        let port = match listeners.first() {
+            Some((_, first)) => first.local_addr()?.port(),
+            None => config.port,
+        };
+        session.set_native_port(port);
         let (events, _) = broadcast::channel(1024);
         Ok(Server {
             listeners,
-            shared: Arc::new(Shared::new(session)),
+            shared: Arc::new(Shared::new(session, port)),
             events,
             config,
         })
@@ -133,14 +136,18 @@ impl Server {
     }
 }
 
-/// Accepts on one node's listener, one task per connection.
+/// Accepts on one node's listener, one task per connection, while the node
+/// is up.
 async fn accept(listener: TcpListener, ctx: connection::Context, stop: watch::Receiver<bool>) {
     let mut connections = JoinSet::new();
     let mut stop_here = stop.clone();
+    let states = ctx.shared.node_states();
     loop {
         tokio::select! {
             accepted = listener.accept() => {
-                if let Ok((stream, _)) = accepted {
+                let up = states.borrow().get(ctx.node).copied().unwrap_or(true);
+                // A node taken down (`CLUSTER DOWN`) hangs up at once.
+                if let (Ok((stream, _)), true) = (accepted, up) {
                     connections.spawn(connection::run(stream, ctx.clone(), stop.clone()));
                 }
             }

@@ -1,0 +1,439 @@
+//! widerow's own statements over the wire, for test suites: a `CLUSTER …`
+//! QUERY from any driver takes a simulated node down or up, saves and
+//! restores the data between tests, moves the clock, and shows where
+//! requests went. They are extensions, not CQL: a real node answers them
+//! with a syntax error.
+//!
+//! - `CLUSTER` — one row per node: name, address, data centre, rack,
+//!   state, tokens and the requests it has coordinated.
+//! - `CLUSTER DOWN node2` / `CLUSTER UP node2` (a name or an address) —
+//!   the node's connections close and its address stops answering until it
+//!   is up again; registered clients get a STATUS_CHANGE event; reads and
+//!   writes then see it down as the planner does (Unavailable when a
+//!   consistency level needs it).
+//! - `CLUSTER SNAPSHOT name` / `CLUSTER RESTORE name` — the schema and data
+//!   as they are now, and back to them; `CLUSTER RESET` goes back to what
+//!   the server started with. Nodes stay up or down as they are.
+//! - `CLUSTER CLOCK` shows the session clock; `CLUSTER CLOCK SET
+//!   '2030-01-01 00:00:00+0000'` sets it and `CLUSTER CLOCK ADVANCE 1h30m`
+//!   (a CQL duration without months, or seconds) moves it, so TTL tests need
+//!   no sleeping.
+//!
+//! `CLUSTER NODES` (the shell's ring rebuild) is refused: the ring of a
+//! running server is fixed by `--nodes`/`--datacenters`, one listener per
+//! node address.
+
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
+
+use crate::cluster::NodeIndex;
+use crate::error::{Error, ErrorKind};
+use crate::exec::{ColumnSpec, ResultSet};
+use crate::session::OffsetClock;
+use crate::syntax::ast::NativeType;
+use crate::types::serialize::parse_timestamp;
+use crate::types::{DataType, Value};
+use crate::Session;
+
+/// A control statement, parsed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Control {
+    /// `CLUSTER`: the nodes and their request counts.
+    Show,
+    /// `CLUSTER DOWN node` (`false`) or `CLUSTER UP node` (`true`).
+    Mark { node: String, up: bool },
+    /// `CLUSTER NODES …`: refused over the wire.
+    Nodes,
+    /// `CLUSTER SNAPSHOT name`.
+    Snapshot(String),
+    /// `CLUSTER RESTORE name`.
+    Restore(String),
+    /// `CLUSTER RESET`.
+    Reset,
+    /// `CLUSTER CLOCK`.
+    ShowClock,
+    /// `CLUSTER CLOCK SET 'timestamp'`.
+    SetClock(String),
+    /// `CLUSTER CLOCK ADVANCE duration`.
+    AdvanceClock(String),
+}
+
+const USAGE: &str = "Improper CLUSTER statement: use CLUSTER, CLUSTER DOWN node, CLUSTER UP node, \
+     CLUSTER SNAPSHOT name, CLUSTER RESTORE name, CLUSTER RESET, CLUSTER CLOCK, \
+     CLUSTER CLOCK SET 'timestamp' or CLUSTER CLOCK ADVANCE duration";
+
+/// `query` as a control statement; `None` when it is not one (it does not
+/// start with the word CLUSTER) and goes to the engine.
+pub fn parse(query: &str) -> Option<Result<Control, Error>> {
+    let text = query.trim().trim_end_matches(';').trim_end();
+    let (first, rest) = split_word(text);
+    if !first.eq_ignore_ascii_case("cluster") {
+        return None;
+    }
+    Some(parse_rest(rest))
+}
+
+fn parse_rest(rest: &str) -> Result<Control, Error> {
+    let (verb, argument) = split_word(rest);
+    let verb = verb.to_ascii_lowercase();
+    let one = |argument: &str| match argument.split_whitespace().collect::<Vec<_>>()[..] {
+        [word] => Ok(word.to_string()),
+        _ => Err(invalid(USAGE)),
+    };
+    match verb.as_str() {
+        "" => Ok(Control::Show),
+        "down" => Ok(Control::Mark {
+            node: one(argument)?,
+            up: false,
+        }),
+        "up" => Ok(Control::Mark {
+            node: one(argument)?,
+            up: true,
+        }),
+        "nodes" => Ok(Control::Nodes),
+        "snapshot" => Ok(Control::Snapshot(one(argument)?)),
+        "restore" => Ok(Control::Restore(one(argument)?)),
+        "reset" if argument.is_empty() => Ok(Control::Reset),
+        "clock" => parse_clock(argument),
+        _ => Err(invalid(USAGE)),
+    }
+}
+
+fn parse_clock(rest: &str) -> Result<Control, Error> {
+    let (verb, argument) = split_word(rest);
+    let argument = unquote(argument);
+    match verb.to_ascii_lowercase().as_str() {
+        "" => Ok(Control::ShowClock),
+        "set" if !argument.is_empty() => Ok(Control::SetClock(argument.to_string())),
+        "advance" if !argument.is_empty() => Ok(Control::AdvanceClock(argument.to_string())),
+        _ => Err(invalid(USAGE)),
+    }
+}
+
+/// The first word of `text` and what follows it, trimmed.
+fn split_word(text: &str) -> (&str, &str) {
+    let text = text.trim_start();
+    match text.find(char::is_whitespace) {
+        Some(at) => (&text[..at], text[at..].trim()),
+        None => (text, ""),
+    }
+}
+
+fn unquote(text: &str) -> &str {
+    text.strip_prefix('\'')
+        .and_then(|t| t.strip_suffix('\''))
+        .unwrap_or(text)
+}
+
+fn invalid(message: impl Into<String>) -> Error {
+    Error::new(ErrorKind::InvalidRequest, message)
+}
+
+/// What a control statement needs besides the session: the snapshots, the
+/// clock it moves and the per-node request counts.
+#[derive(Debug)]
+pub struct ControlState {
+    /// The session as the server started: what `CLUSTER RESET` restores.
+    initial: Session,
+    snapshots: HashMap<String, Session>,
+    clock: std::sync::Arc<OffsetClock>,
+}
+
+impl ControlState {
+    /// Installs a movable clock on `session` and keeps it as it is now, to
+    /// reset to.
+    pub fn new(session: &mut Session) -> ControlState {
+        let clock = std::sync::Arc::new(OffsetClock::new(session.clock()));
+        session.set_clock(clock.clone());
+        ControlState {
+            initial: session.clone(),
+            snapshots: HashMap::new(),
+            clock,
+        }
+    }
+}
+
+/// A node that went up or down: what the server tells its listeners and
+/// registered clients.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NodeChange {
+    /// The node's index in the ring.
+    pub node: usize,
+    /// Up (true) or down.
+    pub up: bool,
+    /// The node's address, for the STATUS_CHANGE event.
+    pub address: IpAddr,
+}
+
+/// A STATUS_CHANGE event: the address of the node that went up or down.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StatusChange {
+    /// The node's address and native port.
+    pub address: SocketAddr,
+    /// Up (true) or down.
+    pub up: bool,
+}
+
+/// The answer to a control statement.
+#[derive(Debug)]
+pub struct Outcome {
+    /// Rows for `CLUSTER` and `CLUSTER CLOCK`, void otherwise.
+    pub result: ResultSet,
+    /// Set when a node went up or down.
+    pub change: Option<NodeChange>,
+}
+
+impl Outcome {
+    fn void() -> Outcome {
+        Outcome {
+            result: ResultSet::ok(),
+            change: None,
+        }
+    }
+}
+
+/// Runs `control` on `session`; `requests` are the per-node counts.
+pub fn run(
+    control: &Control,
+    session: &mut Session,
+    state: &mut ControlState,
+    requests: &[u64],
+) -> Result<Outcome, Error> {
+    match control {
+        Control::Show => Ok(Outcome {
+            result: show(session, requests),
+            change: None,
+        }),
+        Control::Mark { node, up } => mark(session, node, *up),
+        Control::Nodes => Err(invalid(
+            "CLUSTER NODES cannot change the ring of a running server: start it with --nodes \
+             or --datacenters",
+        )),
+        Control::Snapshot(name) => {
+            state.snapshots.insert(name.clone(), session.clone());
+            Ok(Outcome::void())
+        }
+        Control::Restore(name) => {
+            let snapshot = state
+                .snapshots
+                .get(name)
+                .ok_or_else(|| invalid(format!("No snapshot named '{name}'")))?;
+            restore_keeping_nodes(session, snapshot);
+            Ok(Outcome::void())
+        }
+        Control::Reset => {
+            restore_keeping_nodes(session, &state.initial);
+            Ok(Outcome::void())
+        }
+        Control::ShowClock => Ok(Outcome {
+            result: clock_row(session),
+            change: None,
+        }),
+        Control::SetClock(text) => {
+            let micros = parse_timestamp(text, || session.now_micros() / 1000)
+                .map_err(|e| invalid(e.message()))?;
+            state.clock.set_micros(micros.saturating_mul(1000));
+            Ok(Outcome::void())
+        }
+        Control::AdvanceClock(text) => {
+            state.clock.advance_micros(advance_micros(text)?);
+            Ok(Outcome::void())
+        }
+    }
+}
+
+/// `CLUSTER DOWN`/`UP`: the ring's node marked, and the change to announce
+/// when its state moved.
+fn mark(session: &mut Session, name: &str, up: bool) -> Result<Outcome, Error> {
+    let ring = &session.context().ring;
+    let index = ring.lookup(name)?;
+    let node = ring.node(index);
+    if node.up == up {
+        return Ok(Outcome::void());
+    }
+    let (id, address) = (node.id.clone(), IpAddr::V4(node.address));
+    let ring = &mut session.context_mut().ring;
+    if up {
+        ring.set_up(&id)?;
+    } else {
+        ring.set_down(&id)?;
+    }
+    Ok(Outcome {
+        result: ResultSet::ok(),
+        change: Some(NodeChange {
+            node: index.0,
+            up,
+            address,
+        }),
+    })
+}
+
+/// Restores `snapshot`, keeping each node up or down as it is now (node
+/// state is the server's, not the data's).
+fn restore_keeping_nodes(session: &mut Session, snapshot: &Session) {
+    let states: Vec<(String, bool)> = session
+        .context()
+        .ring
+        .nodes()
+        .iter()
+        .map(|n| (n.id.clone(), n.up))
+        .collect();
+    session.restore(snapshot);
+    let ring = &mut session.context_mut().ring;
+    for (id, up) in states {
+        let _ = if up {
+            ring.set_up(&id)
+        } else {
+            ring.set_down(&id)
+        };
+    }
+}
+
+/// A duration without months (`1h30m`, `P2D`) or whole seconds, in
+/// microseconds.
+fn advance_micros(text: &str) -> Result<i64, Error> {
+    if let Ok(seconds) = text.parse::<i64>() {
+        return Ok(seconds.saturating_mul(1_000_000));
+    }
+    let duration = crate::types::duration::parse_duration(text).map_err(invalid)?;
+    if duration.months != 0 {
+        return Err(invalid(
+            "CLUSTER CLOCK ADVANCE takes days or less (months have no fixed length)",
+        ));
+    }
+    let day_micros = 86_400_000_000i64;
+    Ok(i64::from(duration.days)
+        .saturating_mul(day_micros)
+        .saturating_add(duration.nanos / 1000))
+}
+
+fn column(name: &str, ty: NativeType) -> ColumnSpec {
+    ColumnSpec {
+        name: name.to_string(),
+        data_type: DataType::Native(ty),
+    }
+}
+
+/// `CLUSTER`'s rows: one per node, with the requests it coordinated.
+fn show(session: &Session, requests: &[u64]) -> ResultSet {
+    let columns = vec![
+        column("node", NativeType::Text),
+        column("address", NativeType::Inet),
+        column("datacenter", NativeType::Text),
+        column("rack", NativeType::Text),
+        column("state", NativeType::Text),
+        column("tokens", NativeType::Text),
+        column("requests", NativeType::Bigint),
+    ];
+    let ring = &session.context().ring;
+    let rows: Vec<Vec<Value>> = ring
+        .nodes()
+        .iter()
+        .enumerate()
+        .map(|(i, node)| {
+            let tokens: Vec<String> = node.tokens.iter().map(i64::to_string).collect();
+            vec![
+                Value::Text(node.id.clone()),
+                Value::Inet(IpAddr::V4(node.address)),
+                Value::Text(node.datacenter.clone()),
+                Value::Text(node.rack.clone()),
+                Value::Text(if node.up { "UP" } else { "DOWN" }.to_string()),
+                Value::Text(tokens.join(",")),
+                Value::Bigint(requests.get(i).map_or(0, |&n| n as i64)),
+            ]
+        })
+        .collect();
+    ResultSet::rows(columns, rows)
+}
+
+fn clock_row(session: &Session) -> ResultSet {
+    ResultSet::rows(
+        vec![column("now", NativeType::Timestamp)],
+        vec![vec![Value::Timestamp(
+            session.now_micros().div_euclid(1000),
+        )]],
+    )
+}
+
+/// The address a node's STATUS_CHANGE names.
+pub fn event_address(change: &NodeChange, port: u16) -> SocketAddr {
+    SocketAddr::new(change.address, port)
+}
+
+/// Whether `node` (an index in the ring) is up in `session`.
+pub fn is_up(session: &Session, node: usize) -> bool {
+    let ring = &session.context().ring;
+    node < ring.len() && ring.node(NodeIndex(node)).up
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statements_parse() {
+        let p = |q: &str| parse(q).unwrap().unwrap();
+        assert_eq!(p("CLUSTER"), Control::Show);
+        assert_eq!(p(" cluster ; "), Control::Show);
+        assert_eq!(
+            p("CLUSTER DOWN node2;"),
+            Control::Mark {
+                node: "node2".into(),
+                up: false
+            }
+        );
+        assert_eq!(
+            p("cluster snapshot before"),
+            Control::Snapshot("before".into())
+        );
+        assert_eq!(
+            p("CLUSTER CLOCK SET '2030-01-01 00:00:00+0000'"),
+            Control::SetClock("2030-01-01 00:00:00+0000".into())
+        );
+        assert_eq!(
+            p("CLUSTER CLOCK ADVANCE 1h"),
+            Control::AdvanceClock("1h".into())
+        );
+        assert!(parse("SELECT * FROM t").is_none());
+        assert!(parse("CLUSTERING").is_none());
+        assert!(parse("CLUSTER DOWN").unwrap().is_err());
+        assert!(parse("CLUSTER EXPLODE").unwrap().is_err());
+        assert!(parse("CLUSTER RESET now").unwrap().is_err());
+    }
+
+    #[test]
+    fn durations_advance_the_clock() {
+        assert_eq!(advance_micros("90").unwrap(), 90_000_000);
+        assert_eq!(advance_micros("1h30m").unwrap(), 5_400_000_000);
+        assert_eq!(advance_micros("2d").unwrap(), 2 * 86_400_000_000);
+        assert!(advance_micros("1mo").is_err());
+        assert!(advance_micros("soon").is_err());
+    }
+
+    #[test]
+    fn snapshots_restore_data_and_keep_node_states() {
+        let mut session = Session::new();
+        let mut state = ControlState::new(&mut session);
+        session
+            .execute_script(
+                "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', \
+                 'replication_factor': 3}; CREATE TABLE ks.t (k int PRIMARY KEY);",
+            )
+            .unwrap();
+        let run = |c: &str, s: &mut Session, st: &mut ControlState| {
+            run(&parse(c).unwrap().unwrap(), s, st, &[]).unwrap()
+        };
+        run("CLUSTER SNAPSHOT empty", &mut session, &mut state);
+        session.execute("INSERT INTO ks.t (k) VALUES (1)").unwrap();
+        let down = run("CLUSTER DOWN node2", &mut session, &mut state);
+        assert_eq!(down.change.map(|c| (c.node, c.up)), Some((1, false)));
+        run("CLUSTER RESTORE empty", &mut session, &mut state);
+        assert_eq!(session.execute("SELECT * FROM ks.t").unwrap().rows.len(), 0);
+        assert!(!is_up(&session, 1));
+        run("CLUSTER RESET", &mut session, &mut state);
+        assert!(session.execute("SELECT * FROM ks.t").is_err());
+        let before = session.now_micros();
+        run("CLUSTER CLOCK ADVANCE 1d", &mut session, &mut state);
+        assert!(session.now_micros() - before >= 86_400_000_000);
+    }
+}
