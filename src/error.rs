@@ -32,6 +32,9 @@ pub enum ErrorKind {
     ConfigurationException,
     /// Too few live replicas for the consistency level (0x1000).
     Unavailable,
+    /// A read passed its time limit (`read_request_timeout` or
+    /// `range_request_timeout`) and was stopped (0x1200).
+    ReadTimeout,
     /// Something went wrong inside widerow itself (0x0000).
     ServerError,
 }
@@ -46,6 +49,7 @@ impl ErrorKind {
             ErrorKind::AlreadyExists => "AlreadyExists",
             ErrorKind::ConfigurationException => "ConfigurationException",
             ErrorKind::Unavailable => "Unavailable",
+            ErrorKind::ReadTimeout => "ReadTimeout",
             ErrorKind::ServerError => "ServerError",
         }
     }
@@ -59,6 +63,7 @@ impl ErrorKind {
             ErrorKind::AlreadyExists => 0x2400,
             ErrorKind::ConfigurationException => 0x2300,
             ErrorKind::Unavailable => 0x1000,
+            ErrorKind::ReadTimeout => 0x1200,
             ErrorKind::ServerError => 0x0000,
         }
     }
@@ -98,6 +103,18 @@ pub enum ErrorInfo {
         /// Live replicas the coordinator could count on (`alive_replicas`).
         alive_replicas: u32,
     },
+    /// Cassandra's `ReadTimeoutException`: the level, the responses it
+    /// got and needed, and whether the data replica answered.
+    ReadTimeout {
+        /// The level, upper case (`ONE`).
+        consistency: String,
+        /// Responses received before the deadline.
+        received_responses: u32,
+        /// Responses the level needs.
+        required_responses: u32,
+        /// Whether the replica asked for the data answered.
+        data_retrieved: bool,
+    },
 }
 
 impl ErrorInfo {
@@ -113,6 +130,16 @@ impl ErrorInfo {
             } => format!(
                 "{{'consistency': '{consistency}', 'required_replicas': {required_replicas}, \
                  'alive_replicas': {alive_replicas}}}"
+            ),
+            ErrorInfo::ReadTimeout {
+                consistency,
+                received_responses,
+                required_responses,
+                data_retrieved,
+            } => format!(
+                "{{'consistency': '{consistency}', 'received_responses': {received_responses}, \
+                 'required_responses': {required_responses}, 'data_retrieved': {}}}",
+                if *data_retrieved { "True" } else { "False" }
             ),
         }
     }
@@ -266,6 +293,9 @@ impl Error {
             ErrorKind::InvalidRequest => "Invalid query",
             ErrorKind::Unauthorized => "Unauthorized",
             ErrorKind::Unavailable => "Unavailable exception",
+            ErrorKind::ReadTimeout => {
+                "Coordinator node timed out waiting for replica nodes' responses"
+            }
         };
         let mut text = format!(
             "{}: Error from server: code={:04x} [{}] message=\"{}\"",

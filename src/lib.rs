@@ -29,6 +29,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod cluster;
+pub mod deadline;
 pub mod diagnostic;
 pub mod error;
 pub mod exec;

@@ -287,6 +287,9 @@ pub struct Session {
     /// The page size reads are fetched with, as a driver's fetch size;
     /// `None` (the default, as Cassandra's internal execution) is unpaged.
     page_size: Option<usize>,
+    /// How long reads may run (`None`, the library's default: as long as
+    /// they take).
+    timeouts: Option<crate::deadline::Timeouts>,
     /// Text INSERTs' shapes, compiled (see [`exec::text_insert`]).
     text_inserts: exec::text_insert::TextInserts,
     /// Where a compiled statement serializes its partition key, and the
@@ -339,6 +342,7 @@ impl Session {
             list_sequence: 0,
             limits: Limits::default(),
             page_size: None,
+            timeouts: None,
             text_inserts: Default::default(),
             key_bytes: Default::default(),
             prepared_plans: Vec::new(),
@@ -686,6 +690,13 @@ impl Session {
         self.default_timestamp = timestamp;
     }
 
+    /// Stops reads that run past `timeouts` with Cassandra's ReadTimeout
+    /// (`None`: reads run to the end). A server sets Cassandra's defaults
+    /// so one runaway scan cannot hold every client.
+    pub fn set_timeouts(&mut self, timeouts: Option<crate::deadline::Timeouts>) {
+        self.timeouts = timeouts;
+    }
+
     /// The page size reads are fetched with (`None`: unpaged). Paging
     /// changes what Cassandra accepts: a read that must merge partitions
     /// for its ORDER BY (an IN on the partition key) is refused when paged,
@@ -790,7 +801,10 @@ impl Session {
             key_literals,
             paged: self.page_size.is_some(),
         };
-        let mut result = exec::run_data(&mut run, statement, &plan)?;
+        let deadline = crate::deadline::read_deadline(self.timeouts, statement, &plan);
+        let ran = crate::deadline::within(deadline, || exec::run_data(&mut run, statement, &plan));
+        let mut result =
+            ran.map_err(|e| crate::deadline::with_timeout_info(e, &self.ctx, &plan))?;
         result.plan = Some(plan);
         Ok(result)
     }

@@ -395,3 +395,61 @@ fn bound_tuples_and_udts_are_checked_component_by_component() {
         2
     );
 }
+
+/// A read past its time limit stops with Cassandra's ReadTimeout and its
+/// numbers; writes are not timed, and without limits reads run to the end.
+#[test]
+fn reads_past_their_deadline_stop_with_read_timeout() {
+    use std::time::Duration;
+    use widerow::deadline::Timeouts;
+    use widerow::error::ErrorInfo;
+    let mut s = Session::new();
+    s.execute_script(
+        "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3};
+         CREATE TABLE ks.t (k int PRIMARY KEY, v int);
+         INSERT INTO ks.t (k, v) VALUES (1, 1);
+         INSERT INTO ks.t (k, v) VALUES (2, 2);",
+    )
+    .expect("schema");
+    s.set_timeouts(Some(Timeouts {
+        read: Duration::ZERO,
+        range: Duration::ZERO,
+    }));
+    s.set_consistency("QUORUM".parse().unwrap());
+    let err = s
+        .execute("SELECT * FROM ks.t")
+        .expect_err("a scan past its deadline");
+    assert_eq!(err.kind(), ErrorKind::ReadTimeout);
+    assert_eq!(
+        err.message(),
+        "Operation timed out - received only 0 responses."
+    );
+    assert_eq!(
+        err.info(),
+        Some(&ErrorInfo::ReadTimeout {
+            consistency: "QUORUM".into(),
+            received_responses: 0,
+            required_responses: 2,
+            data_retrieved: false,
+        })
+    );
+    let err = s
+        .execute("SELECT * FROM ks.t WHERE k = 1")
+        .expect_err("a point read too");
+    assert_eq!(err.kind(), ErrorKind::ReadTimeout);
+    s.execute("INSERT INTO ks.t (k, v) VALUES (3, 3)")
+        .expect("writes are not timed");
+    s.set_timeouts(Some(Timeouts::default()));
+    assert_eq!(
+        s.execute("SELECT * FROM ks.t").expect("in time").rows.len(),
+        3
+    );
+    s.set_timeouts(None);
+    assert_eq!(
+        s.execute("SELECT * FROM ks.t")
+            .expect("unlimited")
+            .rows
+            .len(),
+        3
+    );
+}

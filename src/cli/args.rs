@@ -227,6 +227,14 @@ pub struct ServeArgs {
     /// `native_transport_max_frame_size`).
     #[arg(long, value_name = "BYTES", default_value_t = widerow::server::DEFAULT_MAX_FRAME)]
     pub max_frame_size: u32,
+    /// How long a read of named partitions may run before it stops with
+    /// ReadTimeout, in milliseconds (Cassandra's `read_request_timeout`).
+    #[arg(long, value_name = "MS", default_value_t = 5_000)]
+    pub read_request_timeout: u64,
+    /// How long a scan of token ranges may run, in milliseconds
+    /// (Cassandra's `range_request_timeout`).
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    pub range_request_timeout: u64,
 }
 
 /// `widerow lint PATH…`

@@ -46,6 +46,10 @@ pub fn run(args: &ServeArgs, cli: &Cli) -> ExitCode {
         host: args.host,
         port: args.port,
         max_frame: args.max_frame_size,
+        timeouts: widerow::deadline::Timeouts {
+            read: std::time::Duration::from_millis(args.read_request_timeout),
+            range: std::time::Duration::from_millis(args.range_request_timeout),
+        },
     };
     runtime.block_on(async move {
         let server = match Server::bind(session, config).await {

@@ -600,7 +600,7 @@ mod tests {
                 required_replicas,
                 alive_replicas,
             }) => (consistency.clone(), *required_replicas, *alive_replicas),
-            None => panic!("no info on {err:?}"),
+            other => panic!("no Unavailable info on {err:?}: {other:?}"),
         }
     }
 

@@ -98,6 +98,7 @@ pub(crate) fn run(run: &mut Run<'_, '_>, select: &Select, plan: &Plan) -> Result
         let mut error = None;
         let plain_columns = plain_columns(&projection.items);
         for (at, partition) in partitions.iter().enumerate() {
+            stop_if_past_deadline()?;
             prefetch_ahead(&partitions, at);
             cost.partitions += 1;
             let mut taken = 0u64;
@@ -136,6 +137,7 @@ pub(crate) fn run(run: &mut Run<'_, '_>, select: &Select, plan: &Plan) -> Result
         let mut views: Vec<RowView<'_>> = Vec::new();
         let cap = if merge { None } else { limit };
         for partition in &partitions {
+            stop_if_past_deadline()?;
             cost.partitions += 1;
             let mut taken = 0u64;
             let keep_going = read::rows_of(&walk, partition, &mut cost, &mut |v| {
@@ -310,6 +312,7 @@ fn aggregate<'a>(
             .collect()
     };
     for (at, partition) in partitions.iter().enumerate() {
+        stop_if_past_deadline()?;
         prefetch_ahead(partitions, at);
         cost.partitions += 1;
         let mut groups_here = 0u64;
@@ -525,4 +528,17 @@ pub fn result_columns(ctx: &PlanContext, select: &Select) -> Result<Vec<ColumnSp
         next_uuid: &mut no_uuid,
     };
     Ok(selector::compile(table, &select.selection, &Binds::none(), &mut fcx)?.columns)
+}
+
+/// Fails the read with Cassandra's ReadTimeout once its deadline has
+/// passed (see [`crate::deadline`]); the session adds the consistency
+/// level and the responses it needed.
+fn stop_if_past_deadline() -> Result<(), Error> {
+    if crate::deadline::passed() {
+        return Err(Error::new(
+            crate::error::ErrorKind::ReadTimeout,
+            "Operation timed out - received only 0 responses.",
+        ));
+    }
+    Ok(())
 }

@@ -53,6 +53,9 @@ pub struct Config {
     pub port: u16,
     /// The largest frame body accepted.
     pub max_frame: u32,
+    /// How long reads may run before they stop with ReadTimeout
+    /// (Cassandra's defaults unless told).
+    pub timeouts: crate::deadline::Timeouts,
 }
 
 impl Default for Config {
@@ -61,6 +64,7 @@ impl Default for Config {
             host: IpAddr::V4(Ipv4Addr::LOCALHOST),
             port: 9042,
             max_frame: DEFAULT_MAX_FRAME,
+            timeouts: crate::deadline::Timeouts::default(),
         }
     }
 }
@@ -86,6 +90,7 @@ impl Server {
             None => config.port,
         };
         session.set_native_port(port);
+        session.set_timeouts(Some(config.timeouts));
         let (events, _) = broadcast::channel(1024);
         Ok(Server {
             listeners,

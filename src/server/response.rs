@@ -85,6 +85,26 @@ fn engine_error(w: &mut Writer, e: &Error, _version: u8) {
         (ErrorKind::Unavailable, None) => {
             w.short(0x0001).int(1).int(0);
         }
+        (
+            ErrorKind::ReadTimeout,
+            Some(ErrorInfo::ReadTimeout {
+                consistency,
+                received_responses,
+                required_responses,
+                data_retrieved,
+            }),
+        ) => {
+            let code = consistency
+                .parse::<crate::cluster::ConsistencyLevel>()
+                .map_or(0x0001, |c| c.code());
+            w.short(code)
+                .int(i32::try_from(*received_responses).unwrap_or(i32::MAX))
+                .int(i32::try_from(*required_responses).unwrap_or(i32::MAX))
+                .byte(u8::from(*data_retrieved));
+        }
+        (ErrorKind::ReadTimeout, _) => {
+            w.short(0x0001).int(0).int(1).byte(0);
+        }
         (ErrorKind::AlreadyExists, _) => {
             let (keyspace, table) = already_exists_parts(e.message()).unwrap_or(("", ""));
             w.string(keyspace).string(table);
