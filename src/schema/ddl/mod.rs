@@ -206,7 +206,8 @@ impl Catalog {
             | Statement::Insert(_)
             | Statement::Update(_)
             | Statement::Delete(_)
-            | Statement::Batch(_) => {
+            | Statement::Batch(_)
+            | Statement::Role(_) => {
                 Err(Error::new(ErrorKind::ServerError, "not a schema statement")
                     .with_span(statement.span()))
             }
