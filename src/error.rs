@@ -34,6 +34,9 @@ pub enum ErrorKind {
     Unavailable,
     /// Something went wrong inside widerow itself (0x0000).
     ServerError,
+    /// A login refused (0x0100, the protocol's BAD_CREDENTIALS): a wrong
+    /// password, an unknown role, a role that may not log in.
+    AuthenticationError,
 }
 
 impl ErrorKind {
@@ -47,6 +50,8 @@ impl ErrorKind {
             ErrorKind::ConfigurationException => "ConfigurationException",
             ErrorKind::Unavailable => "Unavailable",
             ErrorKind::ServerError => "ServerError",
+            // The Python driver's exception for a refused login.
+            ErrorKind::AuthenticationError => "AuthenticationFailed",
         }
     }
 
@@ -60,6 +65,7 @@ impl ErrorKind {
             ErrorKind::ConfigurationException => 0x2300,
             ErrorKind::Unavailable => 0x1000,
             ErrorKind::ServerError => 0x0000,
+            ErrorKind::AuthenticationError => 0x0100,
         }
     }
 }
@@ -266,6 +272,7 @@ impl Error {
             ErrorKind::InvalidRequest => "Invalid query",
             ErrorKind::Unauthorized => "Unauthorized",
             ErrorKind::Unavailable => "Unavailable exception",
+            ErrorKind::AuthenticationError => "Bad credentials",
         };
         let mut text = format!(
             "{}: Error from server: code={:04x} [{}] message=\"{}\"",
