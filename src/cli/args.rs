@@ -227,6 +227,11 @@ pub struct ServeArgs {
     /// `native_transport_max_frame_size`).
     #[arg(long, value_name = "BYTES", default_value_t = widerow::server::DEFAULT_MAX_FRAME)]
     pub max_frame_size: u32,
+    /// Require a login, as a node with Cassandra's PasswordAuthenticator:
+    /// clients authenticate with SASL PLAIN; the default superuser is
+    /// `cassandra` with password `cassandra`.
+    #[arg(long)]
+    pub auth: bool,
 }
 
 /// `widerow lint PATH…`

@@ -46,6 +46,7 @@ pub fn run(args: &ServeArgs, cli: &Cli) -> ExitCode {
         host: args.host,
         port: args.port,
         max_frame: args.max_frame_size,
+        auth: args.auth,
     };
     runtime.block_on(async move {
         let server = match Server::bind(session, config).await {

@@ -52,6 +52,11 @@ pub struct Config {
     pub port: u16,
     /// The largest frame body accepted.
     pub max_frame: u32,
+    /// Require a login with Cassandra's PasswordAuthenticator (off by
+    /// default, as Cassandra's AllowAllAuthenticator): STARTUP is answered
+    /// with AUTHENTICATE and nothing else is served before AUTH_RESPONSE
+    /// logs in.
+    pub auth: bool,
 }
 
 impl Default for Config {
@@ -60,6 +65,7 @@ impl Default for Config {
             host: IpAddr::V4(Ipv4Addr::LOCALHOST),
             port: 9042,
             max_frame: DEFAULT_MAX_FRAME,
+            auth: false,
         }
     }
 }
@@ -124,6 +130,7 @@ impl Server {
                 events: self.events.clone(),
                 node,
                 max_frame: self.config.max_frame,
+                auth: self.config.auth,
             };
             tasks.spawn(accept(listener, ctx, stopped.clone()));
         }
@@ -219,8 +226,19 @@ impl TestServer {
     /// Starts a server for `session` on a free port of 127.0.0.1 (and of
     /// each other node's address).
     pub fn start(session: Session) -> io::Result<TestServer> {
+        TestServer::start_with(session, false)
+    }
+
+    /// [`TestServer::start`] with logins required, as `widerow serve
+    /// --auth`: for tests of a client's authentication.
+    pub fn start_with_auth(session: Session) -> io::Result<TestServer> {
+        TestServer::start_with(session, true)
+    }
+
+    fn start_with(session: Session, auth: bool) -> io::Result<TestServer> {
         let config = Config {
             port: 0,
+            auth,
             ..Config::default()
         };
         let runtime = tokio::runtime::Builder::new_multi_thread()
