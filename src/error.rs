@@ -37,6 +37,9 @@ pub enum ErrorKind {
     ReadTimeout,
     /// Something went wrong inside widerow itself (0x0000).
     ServerError,
+    /// A login refused (0x0100, the protocol's BAD_CREDENTIALS): a wrong
+    /// password, an unknown role, a role that may not log in.
+    AuthenticationError,
 }
 
 impl ErrorKind {
@@ -51,6 +54,8 @@ impl ErrorKind {
             ErrorKind::Unavailable => "Unavailable",
             ErrorKind::ReadTimeout => "ReadTimeout",
             ErrorKind::ServerError => "ServerError",
+            // The Python driver's exception for a refused login.
+            ErrorKind::AuthenticationError => "AuthenticationFailed",
         }
     }
 
@@ -65,6 +70,7 @@ impl ErrorKind {
             ErrorKind::Unavailable => 0x1000,
             ErrorKind::ReadTimeout => 0x1200,
             ErrorKind::ServerError => 0x0000,
+            ErrorKind::AuthenticationError => 0x0100,
         }
     }
 }
@@ -296,6 +302,7 @@ impl Error {
             ErrorKind::ReadTimeout => {
                 "Coordinator node timed out waiting for replica nodes' responses"
             }
+            ErrorKind::AuthenticationError => "Bad credentials",
         };
         let mut text = format!(
             "{}: Error from server: code={:04x} [{}] message=\"{}\"",

@@ -28,6 +28,7 @@
 // Nothing that comes from input may panic: no unwrap/expect outside tests.
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+pub mod auth;
 pub mod cluster;
 pub mod deadline;
 pub mod diagnostic;

@@ -305,6 +305,12 @@ pub struct Session {
     /// [`Session::context_mut`] lent the context out: the system tables
     /// are brought in line before the next statement.
     system_stale: bool,
+    /// The roles of `system_auth.roles`, which role statements change and
+    /// logins are checked against.
+    roles: crate::auth::Roles,
+    /// The role role statements run as (a server connection's login);
+    /// `None` without logins, with a superuser's rights.
+    user: Option<String>,
 }
 
 impl Default for Session {
@@ -348,6 +354,8 @@ impl Session {
             prepared_plans: Vec::new(),
             system,
             system_stale: false,
+            roles: crate::auth::Roles::new(),
+            user: None,
         }
     }
 
@@ -746,7 +754,65 @@ impl Session {
         self.clock.now_micros()
     }
 
+    /// The roles, as `system_auth.roles` holds them.
+    pub fn roles(&self) -> &crate::auth::Roles {
+        &self.roles
+    }
+
+    /// Makes role statements run as `user`, a logged-in role (a server
+    /// sets its connection's login before each request); `None` runs them
+    /// with a superuser's rights, as a session without logins.
+    pub fn set_user(&mut self, user: Option<&str>) {
+        if self.user.as_deref() != user {
+            self.user = user.map(str::to_string);
+        }
+    }
+
+    /// Checks a login as `PasswordAuthenticator` would: the role exists,
+    /// has this password and may log in. The error is Cassandra's
+    /// (an [`ErrorKind::AuthenticationError`](crate::ErrorKind)).
+    pub fn authenticate(&self, username: &str, password: &str) -> Result<(), Error> {
+        let credentials = crate::auth::sasl::Credentials {
+            username: username.to_string(),
+            password: password.to_string(),
+        };
+        crate::auth::sasl::authenticate(&self.roles, &credentials)
+    }
+
+    /// Runs a role statement and writes the role's row again.
+    fn run_role(
+        &mut self,
+        statement: &crate::syntax::ast::RoleStatement,
+    ) -> Result<ResultSet, Error> {
+        use crate::auth::statements::{self, Outcome, Runner};
+        let runner = Runner {
+            user: self.user.as_deref(),
+        };
+        let ids = &mut self.ids;
+        let mut salt = || ids.random_bytes();
+        let outcome = statements::run(&mut self.roles, statement, runner, &mut salt)?;
+        match outcome {
+            Outcome::Unchanged => Ok(ResultSet::ok()),
+            Outcome::Listed(result) => Ok(result),
+            Outcome::Changed(name) => {
+                let now = next_timestamp(&mut self.last_timestamp, self.clock.now_micros());
+                let role = self.roles.get(&name);
+                exec::system_tables::rewrite_role(
+                    &self.ctx.catalog,
+                    &mut self.store,
+                    &name,
+                    role,
+                    now,
+                );
+                Ok(ResultSet::ok())
+            }
+        }
+    }
+
     fn run(&mut self, statement: &Statement, binds: &exec::Binds) -> Result<ResultSet, Error> {
+        if let Statement::Role(role) = statement {
+            return self.run_role(role);
+        }
         if planner::is_schema_statement(statement) {
             // Even a failed schema statement may have touched the context.
             self.ctx_stamp = fresh_stamp();

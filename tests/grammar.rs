@@ -347,6 +347,33 @@ impl Generator<'_> {
                 out.push("=".into());
                 self.rule("property_value", depth + 1, out);
             }
+            // Cassandra refuses a role option given twice, and PASSWORD
+            // with HASHED PASSWORD, as the grammar's comment says: each
+            // alternative is taken at most once, one password kind only.
+            "role_options" => {
+                self.used.insert("role_option".into());
+                let Expr::Alt(alts) = self.grammar.rules["role_option"].clone() else {
+                    panic!("role_option is a choice")
+                };
+                let mut chosen: Vec<usize> = Vec::new();
+                let count = 1 + self.rng.below(alts.len());
+                while chosen.len() < count {
+                    let pick = self.rng.below(alts.len());
+                    if !chosen.contains(&pick) {
+                        chosen.push(pick);
+                    }
+                }
+                // Alternatives 0 and 1 are PASSWORD and HASHED PASSWORD.
+                if chosen.contains(&0) {
+                    chosen.retain(|&c| c != 1);
+                }
+                for (n, pick) in chosen.into_iter().enumerate() {
+                    if n > 0 {
+                        out.push("AND".into());
+                    }
+                    self.expr(&alts[pick], depth + 1, out);
+                }
+            }
             // `x = x + 1`: the column on the right must be the assigned
             // one, as the grammar's comment on `assignment` says.
             "assignment" => {

@@ -6,73 +6,13 @@
 //!
 //! Real drivers are tested against the server by `scripts/drivers`.
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
-use std::time::Duration;
+mod protocol_client;
 
+use std::io::{Read, Write};
+
+use protocol_client::{connect, error_of, frame, query_body, read_frame, started};
 use widerow::server::TestServer;
 use widerow::Session;
-
-fn connect(server: &TestServer) -> TcpStream {
-    let stream = TcpStream::connect(server.addr()).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(5)))
-        .unwrap();
-    stream
-}
-
-fn frame(version: u8, stream: i16, opcode: u8, body: &[u8]) -> Vec<u8> {
-    let mut out = vec![version, 0];
-    out.extend_from_slice(&stream.to_be_bytes());
-    out.push(opcode);
-    out.extend_from_slice(&(body.len() as u32).to_be_bytes());
-    out.extend_from_slice(body);
-    out
-}
-
-/// One response frame: header bytes and body.
-fn read_frame(stream: &mut TcpStream) -> ([u8; 9], Vec<u8>) {
-    let mut header = [0u8; 9];
-    stream.read_exact(&mut header).unwrap();
-    let len = u32::from_be_bytes([header[5], header[6], header[7], header[8]]) as usize;
-    let mut body = vec![0; len];
-    stream.read_exact(&mut body).unwrap();
-    (header, body)
-}
-
-/// An ERROR body's code and message.
-fn error_of(body: &[u8]) -> (i32, String) {
-    let code = i32::from_be_bytes([body[0], body[1], body[2], body[3]]);
-    let len = u16::from_be_bytes([body[4], body[5]]) as usize;
-    (code, String::from_utf8(body[6..6 + len].to_vec()).unwrap())
-}
-
-fn string_map(entries: &[(&str, &str)]) -> Vec<u8> {
-    let mut out = (entries.len() as u16).to_be_bytes().to_vec();
-    for (k, v) in entries {
-        out.extend_from_slice(&(k.len() as u16).to_be_bytes());
-        out.extend_from_slice(k.as_bytes());
-        out.extend_from_slice(&(v.len() as u16).to_be_bytes());
-        out.extend_from_slice(v.as_bytes());
-    }
-    out
-}
-
-fn query_body(cql: &str) -> Vec<u8> {
-    let mut out = (cql.len() as u32).to_be_bytes().to_vec();
-    out.extend_from_slice(cql.as_bytes());
-    out.extend_from_slice(&[0x00, 0x01, 0x00]); // ONE, no flags
-    out
-}
-
-fn started(server: &TestServer) -> TcpStream {
-    let mut s = connect(server);
-    s.write_all(&frame(4, 1, 0x01, &string_map(&[("CQL_VERSION", "3.0.0")])))
-        .unwrap();
-    let (header, _) = read_frame(&mut s);
-    assert_eq!(header[4], 0x02, "READY");
-    s
-}
 
 #[test]
 fn options_answers_supported_with_the_served_versions() {

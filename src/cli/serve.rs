@@ -50,6 +50,7 @@ pub fn run(args: &ServeArgs, cli: &Cli) -> ExitCode {
             read: std::time::Duration::from_millis(args.read_request_timeout),
             range: std::time::Duration::from_millis(args.range_request_timeout),
         },
+        auth: args.auth,
     };
     runtime.block_on(async move {
         let server = match Server::bind(session, config).await {

@@ -64,6 +64,13 @@ impl SystemTables {
             super::sync_storage(&ctx, &mut store);
             let mut tables = SystemTables::default();
             tables.sync(&ctx, &mut store, 0);
+            // A node writes its default role `USING TIMESTAMP 0`.
+            write_rows(
+                &ctx.catalog,
+                &mut store,
+                &[crate::auth::default_role_row()],
+                0,
+            );
             (store, tables)
         })
     }
@@ -218,6 +225,21 @@ impl SystemTables {
         };
         write_rows(&ctx.catalog, store, &rows, now);
         self.digests.insert(name.to_string(), system::digest(&rows));
+    }
+}
+
+/// Writes role `name`'s row of `system_auth.roles` again after a role
+/// statement: replaced by `role`'s, or removed when `role` is `None`.
+pub(crate) fn rewrite_role(
+    catalog: &Catalog,
+    store: &mut Store,
+    name: &str,
+    role: Option<&crate::auth::Role>,
+    now: i64,
+) {
+    clear_keyspace(catalog, store, "system_auth", &["roles"], name);
+    if let Some(role) = role {
+        write_rows(catalog, store, &[crate::auth::role_row(name, role)], now);
     }
 }
 

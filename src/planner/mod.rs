@@ -333,7 +333,7 @@ fn not_a_view(table: &Table) -> Result<(), Error> {
     if table.is_view() {
         return Err(Error::invalid("Cannot directly modify a materialized view"));
     }
-    Ok(())
+    crate::auth::not_the_roles_table(&table.keyspace, &table.name)
 }
 
 fn write_class(table: &Table, target: &modify::WriteTarget<'_>) -> QueryClass {

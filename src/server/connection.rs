@@ -40,6 +40,8 @@ pub struct Context {
     pub node: usize,
     /// The largest frame body accepted.
     pub max_frame: u32,
+    /// Logins are required (`widerow serve --auth`).
+    pub auth: bool,
 }
 
 /// How bytes are cut into frames on this connection.
@@ -62,6 +64,9 @@ struct Connection {
     /// Responses to write.
     out: Vec<u8>,
     close: bool,
+    /// STARTUP was answered with AUTHENTICATE and no login has succeeded:
+    /// only AUTH_RESPONSE is served.
+    awaiting_login: bool,
 }
 
 /// Runs `stream` until the client closes it, it breaks the protocol past
@@ -75,6 +80,7 @@ pub async fn run(mut stream: TcpStream, ctx: Context, mut shutdown: watch::Recei
             keyspace: None,
             node: ctx.node,
             started: false,
+            user: None,
         },
         ctx,
         framing: Framing::Frames,
@@ -83,6 +89,7 @@ pub async fn run(mut stream: TcpStream, ctx: Context, mut shutdown: watch::Recei
         pending: Vec::new(),
         out: Vec::new(),
         close: false,
+        awaiting_login: false,
     };
     let mut nodes = conn.ctx.shared.node_states();
     let node = conn.ctx.node;
@@ -274,6 +281,13 @@ impl Connection {
                 opcode.name()
             ));
         }
+        if self.awaiting_login && !matches!(request, Request::AuthResponse(_)) {
+            // Cassandra's `ServerConnection` in its AUTHENTICATION state.
+            return Err(format!(
+                "Unexpected message {}, expecting SASL_RESPONSE",
+                opcode.name()
+            ));
+        }
         Ok(match request {
             Request::Options => plain(Opcode::Supported, response::supported()),
             Request::Startup(options) => self.startup(header.version, &options)?,
@@ -281,9 +295,10 @@ impl Connection {
                 self.registered = types;
                 plain(Opcode::Ready, Vec::new())
             }
-            Request::AuthResponse(_) => {
+            Request::AuthResponse(_) if !self.ctx.auth => {
                 return Err("Unexpected message AUTH_RESPONSE: authentication is off".into())
             }
+            Request::AuthResponse(token) => self.login(header.version, token.as_deref()),
             other => self.ctx.shared.handle(&mut self.state, other),
         })
     }
@@ -309,13 +324,33 @@ impl Connection {
             }
             self.compression = Some(compression);
         }
+        if self.ctx.auth {
+            self.awaiting_login = true;
+            return Ok(plain(Opcode::Authenticate, response::authenticate()));
+        }
         Ok(plain(Opcode::Ready, Vec::new()))
+    }
+
+    /// AUTH_RESPONSE: the SASL PLAIN token checked as PasswordAuthenticator
+    /// checks it; AUTH_SUCCESS logs the connection in, a refusal leaves it
+    /// waiting for another attempt, as Cassandra does.
+    fn login(&mut self, version: u8, token: Option<&[u8]>) -> Reply {
+        match self.ctx.shared.login(token.unwrap_or_default()) {
+            Ok(user) => {
+                self.state.user = Some(user);
+                self.awaiting_login = false;
+                plain(Opcode::AuthSuccess, response::auth_success())
+            }
+            Err(e) => Reply::failure(&Failure::Engine(e), version),
+        }
     }
 
     /// Sends `reply` to the request of `header`, then switches to v5's
     /// segments if the reply started a v5 connection.
     fn answer(&mut self, header: &Header, reply: Reply) {
-        let starting = !self.state.started && reply.opcode == Opcode::Ready;
+        // A v5 client frames in segments after READY or AUTHENTICATE.
+        let starting =
+            !self.state.started && matches!(reply.opcode, Opcode::Ready | Opcode::Authenticate);
         if let Some(change) = &reply.schema_change {
             let _ = self.ctx.events.send(Event {
                 kind: "SCHEMA_CHANGE",

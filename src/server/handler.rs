@@ -80,6 +80,8 @@ pub struct ConnectionState {
     pub node: usize,
     /// STARTUP has been answered.
     pub started: bool,
+    /// The role logged in with AUTH_RESPONSE (`None` without `--auth`).
+    pub user: Option<String>,
 }
 
 /// The answer to a request, and what it makes the server push to others.
@@ -164,6 +166,21 @@ impl Shared {
     /// Runs `f` on the session directly (node control, tests).
     pub fn with_session<R>(&self, f: impl FnOnce(&mut Session) -> R) -> R {
         f(&mut self.lock().session)
+    }
+
+    /// Checks an AUTH_RESPONSE's SASL PLAIN token and returns the role it
+    /// logs in as. The role is looked up under the lock; the bcrypt check,
+    /// the slow part, runs outside it.
+    pub fn login(&self, token: &[u8]) -> Result<String, Error> {
+        let credentials = crate::auth::sasl::decode_plain(token)?;
+        let role = self
+            .lock()
+            .session
+            .roles()
+            .get(&credentials.username)
+            .cloned();
+        crate::auth::sasl::check(&credentials, role.as_ref())?;
+        Ok(credentials.username)
     }
 
     /// Answers a QUERY, PREPARE, EXECUTE or BATCH; the connection layer
@@ -534,6 +551,7 @@ fn setup(
     params: &QueryParams,
 ) -> Result<(), Failure> {
     set_keyspace(session, keyspace.or(conn.keyspace.as_deref()));
+    session.set_user(conn.user.as_deref());
     if session.context().consistency != params.consistency {
         session.set_consistency(params.consistency);
     }
@@ -565,6 +583,12 @@ fn table_of(session: &Session, statement: &Statement) -> TableSpec {
         Statement::Insert(i) => &i.table,
         Statement::Update(u) => &u.table,
         Statement::Delete(d) => &d.table,
+        Statement::Role(_) => {
+            return TableSpec {
+                keyspace: "system_auth".into(),
+                table: "roles".into(),
+            }
+        }
         _ => return TableSpec::default(),
     };
     let ctx = session.context();

@@ -56,6 +56,11 @@ pub struct Config {
     /// How long reads may run before they stop with ReadTimeout
     /// (Cassandra's defaults unless told).
     pub timeouts: crate::deadline::Timeouts,
+    /// Require a login with Cassandra's PasswordAuthenticator (off by
+    /// default, as Cassandra's AllowAllAuthenticator): STARTUP is answered
+    /// with AUTHENTICATE and nothing else is served before AUTH_RESPONSE
+    /// logs in.
+    pub auth: bool,
 }
 
 impl Default for Config {
@@ -65,6 +70,7 @@ impl Default for Config {
             port: 9042,
             max_frame: DEFAULT_MAX_FRAME,
             timeouts: crate::deadline::Timeouts::default(),
+            auth: false,
         }
     }
 }
@@ -132,6 +138,7 @@ impl Server {
                 events: self.events.clone(),
                 node,
                 max_frame: self.config.max_frame,
+                auth: self.config.auth,
             };
             tasks.spawn(accept(listener, ctx, stopped.clone()));
         }
@@ -231,8 +238,19 @@ impl TestServer {
     /// Starts a server for `session` on a free port of 127.0.0.1 (and of
     /// each other node's address).
     pub fn start(session: Session) -> io::Result<TestServer> {
+        TestServer::start_with(session, false)
+    }
+
+    /// [`TestServer::start`] with logins required, as `widerow serve
+    /// --auth`: for tests of a client's authentication.
+    pub fn start_with_auth(session: Session) -> io::Result<TestServer> {
+        TestServer::start_with(session, true)
+    }
+
+    fn start_with(session: Session, auth: bool) -> io::Result<TestServer> {
         let config = Config {
             port: 0,
+            auth,
             ..Config::default()
         };
         let runtime = tokio::runtime::Builder::new_multi_thread()

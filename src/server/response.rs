@@ -128,6 +128,22 @@ pub fn supported() -> Vec<u8> {
     w.out
 }
 
+/// AUTHENTICATE: the authenticator's class name, Cassandra's own so that
+/// drivers pick their plain-text provider.
+pub fn authenticate() -> Vec<u8> {
+    let mut w = Writer::new();
+    w.string("org.apache.cassandra.auth.PasswordAuthenticator");
+    w.out
+}
+
+/// AUTH_SUCCESS: PasswordAuthenticator has no final token, so the
+/// `[bytes]` is null, as Cassandra sends it.
+pub fn auth_success() -> Vec<u8> {
+    let mut w = Writer::new();
+    w.int(-1);
+    w.out
+}
+
 /// RESULT Void.
 pub fn void() -> Vec<u8> {
     let mut w = Writer::new();

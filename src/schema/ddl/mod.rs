@@ -202,6 +202,10 @@ impl Catalog {
             Statement::AlterType(s) => self.alter_type(s, current),
             Statement::CreateMaterializedView(s) => self.create_view(s, current),
             Statement::AlterMaterializedView(s) => self.alter_view(s, current),
+            // Roles are not schema: a session runs them against its roles
+            // (`crate::auth`); tools that keep only a catalog (lint,
+            // explain) pass over them.
+            Statement::Role(_) => Ok(SchemaChange::NoOp),
             Statement::Select(_)
             | Statement::Insert(_)
             | Statement::Update(_)

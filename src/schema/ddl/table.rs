@@ -502,6 +502,8 @@ impl Catalog {
             )
             .with_span(s.table.span));
         }
+        crate::auth::not_the_roles_table(&table.keyspace, &table.name)
+            .map_err(|e| e.with_span(s.table.span))?;
         Ok(SchemaChange::Truncated {
             keyspace: table.keyspace.clone(),
             table: table.name.clone(),

@@ -58,7 +58,7 @@ pub fn write_name(f: &mut impl Write, name: &str) -> fmt::Result {
     }
 }
 
-fn write_quoted(f: &mut impl Write, text: &str, quote: char) -> fmt::Result {
+pub(super) fn write_quoted(f: &mut impl Write, text: &str, quote: char) -> fmt::Result {
     f.write_char(quote)?;
     for c in text.chars() {
         if c == quote {
@@ -1027,6 +1027,7 @@ impl Display for Statement {
             Statement::Update(s) => s.fmt(f),
             Statement::Delete(s) => s.fmt(f),
             Statement::Batch(s) => s.fmt(f),
+            Statement::Role(s) => s.fmt(f),
         }
     }
 }

@@ -10,11 +10,13 @@ mod ddl;
 mod display;
 mod dml;
 mod expr;
+mod role;
 
 pub use ddl::*;
 pub use display::{is_bare_name, write_name};
 pub use dml::*;
 pub use expr::*;
+pub use role::*;
 
 use super::span::Span;
 
@@ -55,6 +57,8 @@ pub enum Statement {
     Delete(Delete),
     /// `BEGIN … APPLY BATCH`
     Batch(Batch),
+    /// `CREATE | ALTER | DROP ROLE`, `LIST ROLES` and their USER forms
+    Role(RoleStatement),
 }
 
 impl Statement {
@@ -78,6 +82,7 @@ impl Statement {
             Statement::Update(s) => s.span,
             Statement::Delete(s) => s.span,
             Statement::Batch(s) => s.span,
+            Statement::Role(s) => s.span(),
         }
     }
 }

@@ -208,7 +208,7 @@ pub(crate) fn integer(i: Tokens<'_>) -> PResult<'_, Literal> {
 }
 
 /// `{ constant : constant, … }` — the map form of a property value.
-fn constant_map(i: Tokens<'_>) -> PResult<'_, Vec<(Literal, Literal)>> {
+pub(crate) fn constant_map(i: Tokens<'_>) -> PResult<'_, Vec<(Literal, Literal)>> {
     let (mut i, _) = tok(TokenKind::LBrace)(i)?;
     let mut entries = Vec::new();
     if let Ok((rest, _)) = tok(TokenKind::RBrace)(i) {

@@ -11,6 +11,7 @@ mod common;
 mod input;
 mod modify;
 mod nesting;
+mod role;
 mod schema;
 mod select;
 mod term;
@@ -29,6 +30,9 @@ use input::{Class, CustomError, Expected, ExpectedSet, PResult, Shared, Tokens, 
 /// Deeper input is refused with a clear error instead of exhausting the stack.
 pub const MAX_NESTING: usize = 48;
 
+/// The statements a label lists when the first word is wrong. LIST (of
+/// LIST ROLES) parses but is left out: ten names fit the label, and the
+/// data and schema statements are the ones worth suggesting.
 const STATEMENT_KEYWORDS: [Keyword; 10] = [
     Keyword::Select,
     Keyword::Insert,
@@ -63,6 +67,7 @@ fn statement(i: Tokens<'_>) -> PResult<'_, Statement> {
         Some(TokenKind::Keyword(Keyword::Drop)) => schema::drop(i),
         Some(TokenKind::Keyword(Keyword::Use)) => schema::use_keyspace(i),
         Some(TokenKind::Keyword(Keyword::Truncate)) => schema::truncate(i),
+        Some(TokenKind::Keyword(Keyword::List)) => role::list(i),
         _ => {
             let mut set = ExpectedSet::default();
             for k in STATEMENT_KEYWORDS {
@@ -214,6 +219,7 @@ fn antlr_name(expected: Expected) -> Option<String> {
         Expected::Keyword(k) => format!("K_{}", k.as_str()),
         Expected::Kind(TokenKind::String) => "STRING_LITERAL".into(),
         Expected::Kind(TokenKind::Integer) => "INTEGER".into(),
+        Expected::Kind(TokenKind::Boolean) => "BOOLEAN".into(),
         Expected::Kind(kind) => kind.describe().to_string(),
         Expected::Class("identifier") => "IDENT".into(),
         Expected::Class(_) => return None,

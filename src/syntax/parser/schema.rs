@@ -47,6 +47,8 @@ pub(crate) fn create(i: Tokens<'_>) -> PResult<'_, Statement> {
             let (i, _) = kw(Keyword::View)(i.advance(1))?;
             create_view(i, start)
         }
+        Some(TokenKind::Keyword(Keyword::Role)) => super::role::create_role(i.advance(1), start),
+        Some(TokenKind::Keyword(Keyword::User)) => super::role::create_user(i.advance(1), start),
         _ => expected_one_of(
             i,
             &[
@@ -56,6 +58,8 @@ pub(crate) fn create(i: Tokens<'_>) -> PResult<'_, Statement> {
                 Keyword::Custom,
                 Keyword::Type,
                 Keyword::Materialized,
+                Keyword::Role,
+                Keyword::User,
             ],
         ),
     }
@@ -367,6 +371,8 @@ pub(crate) fn alter(i: Tokens<'_>) -> PResult<'_, Statement> {
         }
         Some(TokenKind::Keyword(Keyword::Table)) => alter_table(i.advance(1), start),
         Some(TokenKind::Keyword(Keyword::Type)) => alter_type(i.advance(1), start),
+        Some(TokenKind::Keyword(Keyword::Role)) => super::role::alter_role(i.advance(1), start),
+        Some(TokenKind::Keyword(Keyword::User)) => super::role::alter_user(i.advance(1), start),
         Some(TokenKind::Keyword(Keyword::Materialized)) => {
             let (i, _) = kw(Keyword::View)(i.advance(1))?;
             let (i, if_exists) = if_exists(i)?;
@@ -390,6 +396,8 @@ pub(crate) fn alter(i: Tokens<'_>) -> PResult<'_, Statement> {
                 Keyword::Table,
                 Keyword::Type,
                 Keyword::Materialized,
+                Keyword::Role,
+                Keyword::User,
             ],
         ),
     }
@@ -567,6 +575,12 @@ pub(crate) fn drop(i: Tokens<'_>) -> PResult<'_, Statement> {
             let (i, _) = kw(Keyword::View)(i.advance(1))?;
             (i, DropObject::MaterializedView)
         }
+        Some(TokenKind::Keyword(Keyword::Role)) => {
+            return super::role::drop_role(i.advance(1), start, false)
+        }
+        Some(TokenKind::Keyword(Keyword::User)) => {
+            return super::role::drop_role(i.advance(1), start, true)
+        }
         _ => {
             return expected_one_of(
                 i,
@@ -576,6 +590,8 @@ pub(crate) fn drop(i: Tokens<'_>) -> PResult<'_, Statement> {
                     Keyword::Index,
                     Keyword::Type,
                     Keyword::Materialized,
+                    Keyword::Role,
+                    Keyword::User,
                 ],
             )
         }
