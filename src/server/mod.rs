@@ -238,21 +238,23 @@ impl TestServer {
     /// Starts a server for `session` on a free port of 127.0.0.1 (and of
     /// each other node's address).
     pub fn start(session: Session) -> io::Result<TestServer> {
-        TestServer::start_with(session, false)
+        TestServer::start_with(session, Config::default())
     }
 
     /// [`TestServer::start`] with logins required, as `widerow serve
     /// --auth`: for tests of a client's authentication.
     pub fn start_with_auth(session: Session) -> io::Result<TestServer> {
-        TestServer::start_with(session, true)
-    }
-
-    fn start_with(session: Session, auth: bool) -> io::Result<TestServer> {
         let config = Config {
-            port: 0,
-            auth,
+            auth: true,
             ..Config::default()
         };
+        TestServer::start_with(session, config)
+    }
+
+    /// [`TestServer::start`] with `config`'s settings (its host and frame
+    /// limit, timeouts, logins), on a free port whatever `config.port` says.
+    pub fn start_with(session: Session, config: Config) -> io::Result<TestServer> {
+        let config = Config { port: 0, ..config };
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()

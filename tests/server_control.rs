@@ -1,0 +1,197 @@
+//! widerow's `CLUSTER` statements and deadlines at the byte level: what a
+//! client sees on the wire when a node is taken down and brought back (an
+//! announced STATUS_CHANGE, its connections hung up, its address refusing
+//! new ones), and a read stopped by its deadline (ReadTimeout's body).
+//! Real drivers' view of the same is in `tests/drivers/python/test_control.py`.
+
+mod protocol_client;
+
+use std::io::Read;
+use std::net::{SocketAddr, TcpStream};
+use std::time::Duration;
+
+use protocol_client::{error_of, query_body, request, started, string_map};
+use widerow::deadline::Timeouts;
+use widerow::server::{Config, TestServer};
+use widerow::Session;
+
+const REGISTER: u8 = 0x0B;
+const QUERY: u8 = 0x07;
+const RESULT: u8 = 0x08;
+const EVENT: u8 = 0x0C;
+const ERROR: u8 = 0x00;
+const STARTUP: u8 = 0x01;
+const READY: u8 = 0x02;
+
+fn string_list(items: &[&str]) -> Vec<u8> {
+    let mut out = (items.len() as u16).to_be_bytes().to_vec();
+    for item in items {
+        out.extend_from_slice(&(item.len() as u16).to_be_bytes());
+        out.extend_from_slice(item.as_bytes());
+    }
+    out
+}
+
+/// A STATUS_CHANGE body: the change and the node's address.
+fn status_change(change: &str, addr: SocketAddr) -> Vec<u8> {
+    let mut out = string_list(&["STATUS_CHANGE", change])[2..].to_vec();
+    let SocketAddr::V4(v4) = addr else {
+        panic!("IPv4 nodes")
+    };
+    out.push(4);
+    out.extend_from_slice(&v4.ip().octets());
+    out.extend_from_slice(&i32::from(v4.port()).to_be_bytes());
+    out
+}
+
+/// The next frame pushed to `s`: (stream, opcode, body).
+fn next_frame(s: &mut TcpStream) -> (i16, u8, Vec<u8>) {
+    let (header, body) = protocol_client::read_frame(s);
+    (i16::from_be_bytes([header[2], header[3]]), header[4], body)
+}
+
+/// Whether the server hangs up on `s` (end of stream or a reset) within
+/// the read timeout, sending nothing first.
+fn hung_up(s: &mut TcpStream) -> bool {
+    let mut byte = [0u8; 1];
+    match s.read(&mut byte) {
+        Ok(0) => true,
+        Ok(_) => false,
+        Err(e) => matches!(
+            e.kind(),
+            std::io::ErrorKind::ConnectionReset | std::io::ErrorKind::ConnectionAborted
+        ),
+    }
+}
+
+fn connect_to(addr: SocketAddr) -> TcpStream {
+    let s = TcpStream::connect(addr).expect("the listener accepts");
+    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    s
+}
+
+fn start_on(addr: SocketAddr) -> TcpStream {
+    let mut s = connect_to(addr);
+    let (opcode, _) = request(&mut s, 1, STARTUP, &string_map(&[("CQL_VERSION", "3.0.0")]));
+    assert_eq!(opcode, READY);
+    s
+}
+
+#[test]
+fn a_node_taken_down_hangs_up_is_announced_and_comes_back() {
+    let server = TestServer::start(Session::new()).unwrap();
+    let node2 = server.addresses()[1];
+    let mut watcher = started(&server);
+    let (opcode, _) = request(&mut watcher, 2, REGISTER, &string_list(&["STATUS_CHANGE"]));
+    assert_eq!(opcode, READY);
+    let mut on_node2 = start_on(node2);
+
+    let (opcode, body) = request(&mut watcher, 3, QUERY, &query_body("CLUSTER DOWN node2"));
+    assert_eq!(opcode, RESULT, "{:?}", error_of(&body));
+    assert_eq!(
+        next_frame(&mut watcher),
+        (-1, EVENT, status_change("DOWN", node2))
+    );
+    assert!(hung_up(&mut on_node2), "node2's connection closes");
+    assert!(
+        hung_up(&mut connect_to(node2)),
+        "node2 hangs up on new ones"
+    );
+
+    // Down is down for the planner too: at ALL, RF 4 needs node2.
+    for (stream, cql) in [
+        (
+            4,
+            "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', \
+             'replication_factor': 4}",
+        ),
+        (5, "CREATE TABLE ks.t (k int PRIMARY KEY)"),
+    ] {
+        let (opcode, body) = request(&mut watcher, stream, QUERY, &query_body(cql));
+        assert_eq!(opcode, RESULT, "{cql}: {:?}", error_of(&body));
+    }
+    let mut at_all = query_body("SELECT * FROM ks.t WHERE k = 1");
+    let flags_at = at_all.len() - 3;
+    at_all[flags_at..].copy_from_slice(&[0x00, 0x05, 0x00]); // ALL, no flags
+    let (opcode, body) = request(&mut watcher, 6, QUERY, &at_all);
+    assert_eq!((opcode, error_of(&body).0), (ERROR, 0x1000), "Unavailable");
+
+    let (opcode, _) = request(&mut watcher, 7, QUERY, &query_body("CLUSTER UP node2"));
+    assert_eq!(opcode, RESULT);
+    assert_eq!(
+        next_frame(&mut watcher),
+        (-1, EVENT, status_change("UP", node2))
+    );
+    let mut back = start_on(node2);
+    let (opcode, _) = request(
+        &mut back,
+        2,
+        QUERY,
+        &query_body("SELECT * FROM system.local"),
+    );
+    assert_eq!(opcode, RESULT);
+}
+
+#[test]
+fn control_statements_refuse_what_they_cannot_do() {
+    let server = TestServer::start(Session::new()).unwrap();
+    let mut s = started(&server);
+    for (cql, message) in [
+        (
+            "CLUSTER NODES 6",
+            "CLUSTER NODES cannot change the ring of a running server",
+        ),
+        ("CLUSTER DOWN node9", "node9"),
+        (
+            "CLUSTER RESTORE never_saved",
+            "No snapshot named 'never_saved'",
+        ),
+        ("CLUSTER CLOCK ADVANCE 1mo", "months have no fixed length"),
+        ("CLUSTER JUMP", "Improper CLUSTER statement"),
+    ] {
+        let (opcode, body) = request(&mut s, 2, QUERY, &query_body(cql));
+        assert_eq!(opcode, ERROR, "{cql}");
+        let (code, text) = error_of(&body);
+        assert_eq!(code, 0x2200, "{cql}: {text}");
+        assert!(text.contains(message), "{cql}: {text}");
+    }
+}
+
+#[test]
+fn a_read_past_its_deadline_gets_read_timeout() {
+    let mut session = Session::new();
+    session
+        .execute_script(
+            "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', \
+             'replication_factor': 1}; CREATE TABLE ks.t (k int PRIMARY KEY); \
+             INSERT INTO ks.t (k) VALUES (1);",
+        )
+        .unwrap();
+    let config = Config {
+        timeouts: Timeouts {
+            read: Duration::from_secs(5),
+            range: Duration::ZERO,
+        },
+        ..Config::default()
+    };
+    let server = TestServer::start_with(session, config).unwrap();
+    let mut s = started(&server);
+    let (opcode, body) = request(&mut s, 2, QUERY, &query_body("SELECT * FROM ks.t"));
+    assert_eq!(opcode, ERROR);
+    let (code, message) = error_of(&body);
+    assert_eq!(
+        (code, message.as_str()),
+        (0x1200, "Operation timed out - received only 0 responses.")
+    );
+    // consistency ONE, received 0, block for 1, no data
+    let after = 4 + 2 + message.len();
+    assert_eq!(&body[after..], &[0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0]);
+    // A point read has the (longer) read timeout and answers.
+    let (opcode, _) = request(
+        &mut s,
+        3,
+        QUERY,
+        &query_body("SELECT * FROM ks.t WHERE k = 1"),
+    );
+    assert_eq!(opcode, RESULT);
+}
