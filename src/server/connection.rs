@@ -76,6 +76,12 @@ pub async fn run(mut stream: TcpStream, ctx: Context, mut shutdown: watch::Recei
     let mut events = ctx.events.subscribe();
     let mut conn = Connection {
         state: ConnectionState {
+            client: stream
+                .peer_addr()
+                .map_or(std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST), |a| {
+                    a.ip()
+                }),
+            last_run: None,
             version: frame::MAX_VERSION,
             keyspace: None,
             node: ctx.node,
@@ -299,7 +305,10 @@ impl Connection {
                 return Err("Unexpected message AUTH_RESPONSE: authentication is off".into())
             }
             Request::AuthResponse(token) => self.login(header.version, token.as_deref()),
-            other => self.ctx.shared.handle(&mut self.state, other),
+            other => {
+                let tracing = header.flags & frame::FLAG_TRACING != 0;
+                self.ctx.shared.handle(&mut self.state, other, tracing)
+            }
         })
     }
 
@@ -393,11 +402,15 @@ impl Connection {
     fn reply_in(&mut self, version: u8, stream: i16, reply: &Reply) {
         let mut flags = 0;
         let mut body = Vec::new();
+        if let Some(id) = &reply.trace_id {
+            flags |= frame::FLAG_TRACING;
+            body.extend_from_slice(id);
+        }
         if !reply.warnings.is_empty() {
             flags |= frame::FLAG_WARNING;
             let mut w = Writer::new();
             w.string_list(&reply.warnings);
-            body = w.out;
+            body.extend(w.out);
         }
         body.extend_from_slice(&reply.body);
         let compress_frame = version < 5
@@ -428,6 +441,7 @@ fn plain(opcode: Opcode, body: Vec<u8>) -> Reply {
         warnings: Vec::new(),
         schema_change: None,
         status_change: None,
+        trace_id: None,
     }
 }
 

@@ -28,6 +28,7 @@ use super::control::{self, ControlState, NodeChange, StatusChange};
 use super::frame::Opcode;
 use super::request::{Batch, BatchQuery, QueryParams, Request};
 use super::response::{self, BindSpec, Failure, Metadata, SchemaChange, TableSpec};
+use super::trace;
 use super::values;
 use super::wire::WireValue;
 
@@ -67,11 +68,33 @@ pub struct Shared {
     nodes: watch::Sender<Vec<bool>>,
     /// The port every node listens on, for STATUS_CHANGE events.
     port: u16,
+    /// Counts traces, so trace ids taken in the same microsecond differ.
+    trace_sequence: AtomicU64,
 }
+
+/// A traced request's command, statement text and (consistency, serial
+/// consistency, page size).
+type TraceFacts = (
+    &'static str,
+    String,
+    (ConsistencyLevel, ConsistencyLevel, Option<i32>),
+    Option<Vec<Vec<u8>>>,
+);
+
+/// The node half of trace ids: fixed bits marking them as this server's.
+const TRACE_NODE: u64 = 0x8000_0000_7769_6465;
+
+/// The plan and cost of the statement a request last ran, kept for its
+/// trace.
+pub type LastRun = Option<(Arc<crate::planner::Plan>, crate::exec::Metrics)>;
 
 /// What one connection remembers between requests.
 #[derive(Debug, Clone)]
 pub struct ConnectionState {
+    /// The client's address, for traces.
+    pub client: std::net::IpAddr,
+    /// The plan of the statement the last request ran (see [`LastRun`]).
+    pub last_run: LastRun,
     /// The negotiated protocol version.
     pub version: u8,
     /// The keyspace of the connection's last `USE`.
@@ -97,6 +120,8 @@ pub struct Reply {
     pub schema_change: Option<SchemaChange>,
     /// A node that went up or down, to announce.
     pub status_change: Option<StatusChange>,
+    /// The trace id of a traced request.
+    pub trace_id: Option<[u8; 16]>,
 }
 
 impl Reply {
@@ -107,6 +132,7 @@ impl Reply {
             warnings: Vec::new(),
             schema_change: None,
             status_change: None,
+            trace_id: None,
         }
     }
 
@@ -133,6 +159,7 @@ impl Shared {
             requests,
             nodes: watch::Sender::new(up),
             port,
+            trace_sequence: AtomicU64::new(0),
         }
     }
 
@@ -185,7 +212,93 @@ impl Shared {
 
     /// Answers a QUERY, PREPARE, EXECUTE or BATCH; the connection layer
     /// answers the others.
-    pub fn handle(&self, conn: &mut ConnectionState, request: Request) -> Reply {
+    /// With `tracing` (the frame's tracing flag), a RESULT carries a trace
+    /// id and the trace is written to `system_traces` (see [`trace`]).
+    pub fn handle(&self, conn: &mut ConnectionState, request: Request, tracing: bool) -> Reply {
+        if !tracing {
+            return self.answer(conn, request);
+        }
+        let started = std::time::Instant::now();
+        let facts = self.trace_facts(&request);
+        conn.last_run = None;
+        let mut reply = self.answer(conn, request);
+        if reply.opcode != Opcode::Result {
+            return reply;
+        }
+        let Some((command, query, params, bound_key)) = facts else {
+            return reply;
+        };
+        let duration = i64::try_from(started.elapsed().as_micros()).unwrap_or(i64::MAX);
+        let mut engine = self.lock();
+        let session = &mut engine.session;
+        let request = trace::TraceRequest {
+            command,
+            query,
+            client: conn.client,
+            node: conn.node,
+            consistency: params.0.name().to_string(),
+            serial_consistency: params.1.name().to_string(),
+            page_size: params.2,
+            plan: conn.last_run.take(),
+            bound_key,
+            started_micros: session.now_micros() - duration,
+            duration_micros: duration,
+        };
+        let lsb = self.trace_sequence.fetch_add(1, Ordering::Relaxed) ^ TRACE_NODE;
+        reply.trace_id = Some(trace::record(session, &request, lsb));
+        reply
+    }
+
+    /// The command, text and levels a traced request's session row names.
+    fn trace_facts(&self, request: &Request) -> Option<TraceFacts> {
+        let levels = |consistency: ConsistencyLevel, serial: Option<ConsistencyLevel>, page| {
+            (
+                consistency,
+                serial.unwrap_or(ConsistencyLevel::Serial),
+                page,
+            )
+        };
+        match request {
+            Request::Query { query, params } => Some((
+                "QUERY",
+                query.clone(),
+                levels(
+                    params.consistency,
+                    params.serial_consistency,
+                    params.page_size,
+                ),
+                None,
+            )),
+            Request::Execute { id, params, .. } => {
+                let entry = <&[u8; 16]>::try_from(id.as_slice())
+                    .ok()
+                    .and_then(|key| self.lock().prepared.get(key).cloned());
+                let text = entry
+                    .as_ref()
+                    .map_or_else(String::new, |e| e.prepared.text().to_string());
+                let key = entry.and_then(|e| bound_key(&e.markers.partition_key_indexes, params));
+                Some((
+                    "EXECUTE",
+                    text,
+                    levels(
+                        params.consistency,
+                        params.serial_consistency,
+                        params.page_size,
+                    ),
+                    key,
+                ))
+            }
+            Request::Batch(batch) => Some((
+                "BATCH",
+                format!("BATCH of {} statements", batch.statements.len()),
+                levels(batch.consistency, batch.serial_consistency, None),
+                None,
+            )),
+            _ => None,
+        }
+    }
+
+    fn answer(&self, conn: &mut ConnectionState, request: Request) -> Reply {
         let version = conn.version;
         if let Request::Query { query, params } = &request {
             if let Some(control) = control::parse(query) {
@@ -542,6 +655,21 @@ fn execute_with_unset(
     session.execute_prepared(&prepared, &set)
 }
 
+/// The serialized partition key components an EXECUTE binds, in key
+/// order, when every one is bound by position.
+fn bound_key(indexes: &[u16], params: &QueryParams) -> Option<Vec<Vec<u8>>> {
+    if indexes.is_empty() || params.names.is_some() {
+        return None;
+    }
+    indexes
+        .iter()
+        .map(|&i| match params.values.get(usize::from(i)) {
+            Some(WireValue::Bytes(bytes)) => Some(bytes.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Puts the connection's state in place on the session before a request,
 /// touching only what differs (a change re-plans prepared statements).
 fn setup(
@@ -667,6 +795,7 @@ fn finish(
     metadata: Option<Metadata<'_>>,
 ) -> Result<Reply, Failure> {
     let warnings = result.warnings.clone();
+    conn.last_run = result.plan.clone().map(|plan| (plan, result.metrics));
     let mut reply = if let Statement::Use(_) = statement {
         conn.keyspace = keyspace_after.clone();
         Reply::new(

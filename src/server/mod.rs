@@ -21,6 +21,7 @@ pub mod handler;
 pub mod request;
 pub mod response;
 pub mod segment;
+pub mod trace;
 pub mod unset;
 pub mod values;
 pub mod wire;
