@@ -6,6 +6,7 @@
 //! alone; a frame whose header cannot be trusted (wrong version, too long)
 //! closes it after the answer, as Cassandra does.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -57,8 +58,12 @@ struct Connection {
     framing: Framing,
     compression: Option<Compression>,
     registered: Vec<String>,
-    /// Bytes read and not yet cut into frames.
+    /// Bytes read and not yet cut into frames (from `consumed` on).
     pending: Vec<u8>,
+    /// How much of `pending` has been cut into frames already.
+    consumed: usize,
+    /// Frames decoded from segments and not answered yet.
+    decoded: VecDeque<Vec<u8>>,
     /// Responses to write.
     out: Vec<u8>,
     close: bool,
@@ -81,6 +86,8 @@ pub async fn run(mut stream: TcpStream, ctx: Context, mut shutdown: watch::Recei
         compression: None,
         registered: Vec::new(),
         pending: Vec::new(),
+        consumed: 0,
+        decoded: VecDeque::new(),
         out: Vec::new(),
         close: false,
     };
@@ -103,67 +110,89 @@ pub async fn run(mut stream: TcpStream, ctx: Context, mut shutdown: watch::Recei
             }
             _ = shutdown.changed() => break,
         }
-        if !conn.out.is_empty() {
-            if stream.write_all(&conn.out).await.is_err() {
-                break;
-            }
-            conn.out.clear();
-        }
-        if conn.close {
+        if !answer_and_write(&mut conn, &mut stream, &mut shutdown).await || conn.close {
             break;
         }
     }
     let _ = stream.shutdown().await;
 }
 
+/// Answers the whole frames read so far and writes the answers out; false
+/// when a write failed.
+async fn answer_and_write(
+    conn: &mut Connection,
+    stream: &mut TcpStream,
+    _shutdown: &mut watch::Receiver<bool>,
+) -> bool {
+    conn.answer_pending();
+    if !conn.out.is_empty() {
+        if stream.write_all(&conn.out).await.is_err() {
+            return false;
+        }
+        conn.out.clear();
+    }
+    true
+}
+
 impl Connection {
     fn received(&mut self, bytes: &[u8]) {
-        let frames = match &mut self.framing {
-            Framing::Frames => {
-                self.pending.extend_from_slice(bytes);
-                self.cut_frames()
+        self.pending.drain(..self.consumed);
+        self.consumed = 0;
+        self.pending.extend_from_slice(bytes);
+    }
+
+    /// Answers whole frames until none is left.
+    fn answer_pending(&mut self) {
+        while !self.close {
+            match self.next_frame() {
+                Some(bytes) => self.frame(&bytes),
+                None => return,
             }
-            Framing::Segments(decoder) => match decoder.feed(bytes) {
-                Ok(frames) => frames,
-                Err(e) => {
-                    self.protocol_error(0, &e.to_string());
-                    self.close = true;
-                    return;
-                }
-            },
-        };
-        for bytes in frames {
-            if self.close {
-                return;
-            }
-            self.frame(&bytes);
         }
     }
 
-    /// Whole frames from the front of `pending`.
-    fn cut_frames(&mut self) -> Vec<Vec<u8>> {
-        let mut frames = Vec::new();
-        let mut at = 0;
-        while self.pending.len() - at >= HEADER_LEN {
-            let mut header = [0u8; HEADER_LEN];
-            header.copy_from_slice(&self.pending[at..at + HEADER_LEN]);
-            let length = match Header::parse(&header, self.ctx.max_frame) {
-                Ok(h) => h.length as usize,
-                // The frame goes to `frame`, which answers the header.
-                Err(_) => {
-                    frames.push(header.to_vec());
-                    self.pending.clear();
-                    return frames;
-                }
-            };
-            if self.pending.len() - at < HEADER_LEN + length {
-                break;
-            }
-            frames.push(self.pending[at..at + HEADER_LEN + length].to_vec());
-            at += HEADER_LEN + length;
+    /// The next whole frame, cut as the connection's framing is *now*: the
+    /// bytes after a v5 STARTUP are segments even when they arrived with it.
+    fn next_frame(&mut self) -> Option<Vec<u8>> {
+        if let Some(frame) = self.decoded.pop_front() {
+            return Some(frame);
         }
-        self.pending.drain(..at);
-        frames
+        let Framing::Segments(decoder) = &mut self.framing else {
+            return self.cut_frame();
+        };
+        if self.consumed == self.pending.len() {
+            return None;
+        }
+        let fed = decoder.feed(&self.pending[self.consumed..]);
+        self.consumed = self.pending.len();
+        match fed {
+            Ok(frames) => {
+                self.decoded.extend(frames);
+                self.decoded.pop_front()
+            }
+            Err(e) => {
+                self.protocol_error(0, &e.to_string());
+                self.close = true;
+                None
+            }
+        }
+    }
+
+    /// One whole bare frame from `pending`, or its header alone when that
+    /// cannot be trusted (`frame` answers it and the connection closes).
+    fn cut_frame(&mut self) -> Option<Vec<u8>> {
+        let rest = &self.pending[self.consumed..];
+        let header: [u8; HEADER_LEN] = rest.get(..HEADER_LEN)?.try_into().ok()?;
+        let len = match Header::parse(&header, self.ctx.max_frame) {
+            Ok(h) => HEADER_LEN + h.length as usize,
+            Err(_) => {
+                self.consumed = self.pending.len();
+                return Some(header.to_vec());
+            }
+        };
+        let frame = rest.get(..len)?.to_vec();
+        self.consumed += len;
+        Some(frame)
     }
 
     fn frame(&mut self, bytes: &[u8]) {
@@ -208,13 +237,14 @@ impl Connection {
                 ..
             } => {
                 let body = Failure::Protocol(message).body(reply_version);
-                self.out.extend(frame::encode(
+                let bytes = frame::encode(
                     reply_version,
                     0,
                     if reply_version < 3 { 0 } else { stream },
                     Opcode::Error,
                     &body,
-                ));
+                );
+                self.push_frame(&bytes);
             }
             HeaderError::Direction => self.protocol_error(
                 stream,
@@ -362,12 +392,18 @@ impl Connection {
             }
         }
         let bytes = frame::encode(version, flags, stream, reply.opcode, &body);
+        self.push_frame(&bytes);
+    }
+
+    /// Queues one encoded frame, in a segment once the connection uses them
+    /// (a client reading segments could not read a bare frame).
+    fn push_frame(&mut self, bytes: &[u8]) {
         match self.framing {
             Framing::Segments(_) => {
                 let compressed = self.compression == Some(Compression::Lz4);
-                encode_segments(&bytes, compressed, &mut self.out);
+                encode_segments(bytes, compressed, &mut self.out);
             }
-            Framing::Frames => self.out.extend(bytes),
+            Framing::Frames => self.out.extend_from_slice(bytes),
         }
     }
 }
