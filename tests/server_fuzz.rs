@@ -9,7 +9,7 @@
 //! catches it), so a panic hook counts panics on the server's runtime
 //! threads and every case asserts there were none.
 //!
-//! Cases per property: 48 by default (the file takes a few seconds in
+//! Cases per property: 128 by default (the file takes a few seconds in
 //! debug); `WIDEROW_FUZZ_CASES=N` raises it, as `scripts/fuzz-server` does
 //! in release for long runs by hand.
 
@@ -380,7 +380,7 @@ fn error_then_supported(frames: &[Frame], stream: i16) -> Result<(), TestCaseErr
 }
 
 proptest! {
-    #![proptest_config(cases(48))]
+    #![proptest_config(cases(128))]
 
     /// A request cut anywhere gets nothing (the server waits for the rest)
     /// and the connection closes cleanly when the client gives up.

@@ -50,11 +50,39 @@ pub const PROTOCOL_ERROR: i32 = 0x000A;
 pub struct Frame {
     /// The header as received (8 bytes for v1/v2 framing, else 9).
     pub header: Vec<u8>,
-    /// The body.
+    /// The body, past the tracing id and warnings the flags announce.
     pub body: Vec<u8>,
+    /// The warnings the frame carried.
+    pub warnings: Vec<String>,
 }
 
 impl Frame {
+    /// A frame from its header and body as received.
+    pub fn new(header: Vec<u8>, mut body: Vec<u8>) -> Frame {
+        let flags = if header.len() == 9 { header[1] } else { 0 };
+        let mut r = Cursor {
+            bytes: &body,
+            at: 0,
+        };
+        if flags & 0x02 != 0 {
+            r.take(16);
+        }
+        let mut warnings = Vec::new();
+        if flags & 0x08 != 0 {
+            for _ in 0..r.short() {
+                let n = r.short() as usize;
+                warnings.push(String::from_utf8_lossy(r.take(n)).into_owned());
+            }
+        }
+        let at = r.at;
+        body.drain(..at);
+        Frame {
+            header,
+            body,
+            warnings,
+        }
+    }
+
     /// The opcode byte.
     pub fn opcode(&self) -> u8 {
         if self.header.len() == 8 {
@@ -101,10 +129,7 @@ pub fn read_frame(stream: &mut impl Read) -> io::Result<Frame> {
     let len = u32::from_be_bytes([header[5], header[6], header[7], header[8]]) as usize;
     let mut body = vec![0; len];
     stream.read_exact(&mut body)?;
-    Ok(Frame {
-        header: header.to_vec(),
-        body,
-    })
+    Ok(Frame::new(header.to_vec(), body))
 }
 
 /// Cuts `bytes` into response frames, each in the framing its first byte
@@ -125,10 +150,10 @@ pub fn split_frames(mut bytes: &[u8]) -> Result<Vec<Frame>, String> {
         if bytes.len() < header_len + len {
             return Err(format!("a cut body: {} of {len} bytes", bytes.len()));
         }
-        frames.push(Frame {
-            header: bytes[..header_len].to_vec(),
-            body: bytes[header_len..header_len + len].to_vec(),
-        });
+        frames.push(Frame::new(
+            bytes[..header_len].to_vec(),
+            bytes[header_len..header_len + len].to_vec(),
+        ));
         bytes = &bytes[header_len + len..];
     }
     Ok(frames)
@@ -189,6 +214,19 @@ pub fn query_body(cql: &str) -> Vec<u8> {
     let mut out = (cql.len() as u32).to_be_bytes().to_vec();
     out.extend_from_slice(cql.as_bytes());
     out.extend_from_slice(&[0x00, 0x01, 0x00]); // ONE, no flags
+    out
+}
+
+/// A v4 QUERY body binding `values` to the statement's markers.
+pub fn query_values_body(cql: &str, values: &[&[u8]]) -> Vec<u8> {
+    let mut out = (cql.len() as u32).to_be_bytes().to_vec();
+    out.extend_from_slice(cql.as_bytes());
+    out.extend_from_slice(&[0x00, 0x01, 0x01]); // ONE, VALUES
+    out.extend_from_slice(&(values.len() as u16).to_be_bytes());
+    for v in values {
+        out.extend_from_slice(&(v.len() as i32).to_be_bytes());
+        out.extend_from_slice(v);
+    }
     out
 }
 
@@ -362,10 +400,7 @@ impl V5 {
             self.frames.extend(frames);
         }
         let bytes = self.frames.pop_front().unwrap();
-        Ok(Frame {
-            header: bytes[..9].to_vec(),
-            body: bytes[9..].to_vec(),
-        })
+        Ok(Frame::new(bytes[..9].to_vec(), bytes[9..].to_vec()))
     }
 
     /// Decodes `bytes` read from a v5 connection as response frames.
@@ -377,10 +412,7 @@ impl V5 {
         }
         Ok(frames
             .into_iter()
-            .map(|b| Frame {
-                header: b[..9].to_vec(),
-                body: b[9..].to_vec(),
-            })
+            .map(|b| Frame::new(b[..9].to_vec(), b[9..].to_vec()))
             .collect())
     }
 }
