@@ -5,6 +5,13 @@
 //! A malformed frame is answered with a PROTOCOL_ERROR on this connection
 //! alone; a frame whose header cannot be trusted (wrong version, too long)
 //! closes it after the answer, as Cassandra does.
+//!
+//! Memory per connection is bounded: frames are answered one at a time
+//! until the answers waiting to be written pass [`OUT_HIGH_WATER`], and
+//! nothing more is read while a whole frame waits or a write is blocked —
+//! so a client that sends without reading meets TCP's backpressure rather
+//! than growing the server's buffers. Shutdown does not wait for a client
+//! that does not read.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -20,6 +27,10 @@ use super::request::{self, Request};
 use super::response::{self, Failure};
 use super::segment::{encode_segments, SegmentDecoder};
 use super::wire::{Reader, Writer};
+
+/// Answers queued past this many bytes make the connection stop answering
+/// further requests until they are written.
+pub const OUT_HIGH_WATER: usize = 1 << 20;
 
 /// An event pushed to every connection that registered for its type.
 #[derive(Debug, Clone)]
@@ -117,21 +128,31 @@ pub async fn run(mut stream: TcpStream, ctx: Context, mut shutdown: watch::Recei
     let _ = stream.shutdown().await;
 }
 
-/// Answers the whole frames read so far and writes the answers out; false
-/// when a write failed.
+/// Answers the whole frames read so far, writing the answers out whenever
+/// they pass [`OUT_HIGH_WATER`] and at the end; false when the connection
+/// is to end: a write failed, or the server is shutting down while a write
+/// waits on a client that does not read.
 async fn answer_and_write(
     conn: &mut Connection,
     stream: &mut TcpStream,
-    _shutdown: &mut watch::Receiver<bool>,
+    shutdown: &mut watch::Receiver<bool>,
 ) -> bool {
-    conn.answer_pending();
-    if !conn.out.is_empty() {
-        if stream.write_all(&conn.out).await.is_err() {
-            return false;
+    loop {
+        let more = conn.answer_pending();
+        if !conn.out.is_empty() {
+            let written = tokio::select! {
+                written = stream.write_all(&conn.out) => written.is_ok(),
+                _ = shutdown.changed() => false,
+            };
+            if !written {
+                return false;
+            }
+            conn.out.clear();
         }
-        conn.out.clear();
+        if !more || conn.close {
+            return true;
+        }
     }
-    true
 }
 
 impl Connection {
@@ -141,14 +162,20 @@ impl Connection {
         self.pending.extend_from_slice(bytes);
     }
 
-    /// Answers whole frames until none is left.
-    fn answer_pending(&mut self) {
+    /// Answers whole frames until none is left or the answers waiting to be
+    /// written pass [`OUT_HIGH_WATER`]; true in the second case (there may
+    /// be more to answer once they are written).
+    fn answer_pending(&mut self) -> bool {
         while !self.close {
+            if self.out.len() >= OUT_HIGH_WATER {
+                return true;
+            }
             match self.next_frame() {
                 Some(bytes) => self.frame(&bytes),
-                None => return,
+                None => return false,
             }
         }
+        false
     }
 
     /// The next whole frame, cut as the connection's framing is *now*: the
