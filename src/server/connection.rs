@@ -5,7 +5,15 @@
 //! A malformed frame is answered with a PROTOCOL_ERROR on this connection
 //! alone; a frame whose header cannot be trusted (wrong version, too long)
 //! closes it after the answer, as Cassandra does.
+//!
+//! Memory per connection is bounded: frames are answered one at a time
+//! until the answers waiting to be written pass [`OUT_HIGH_WATER`], and
+//! nothing more is read while a whole frame waits or a write is blocked —
+//! so a client that sends without reading meets TCP's backpressure rather
+//! than growing the server's buffers. Shutdown does not wait for a client
+//! that does not read.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -19,6 +27,10 @@ use super::request::{self, Request};
 use super::response::{self, Failure};
 use super::segment::{encode_segments, SegmentDecoder};
 use super::wire::{Reader, Writer};
+
+/// Answers queued past this many bytes make the connection stop answering
+/// further requests until they are written.
+pub const OUT_HIGH_WATER: usize = 1 << 20;
 
 /// An event pushed to every connection that registered for its type.
 #[derive(Debug, Clone)]
@@ -59,8 +71,12 @@ struct Connection {
     framing: Framing,
     compression: Option<Compression>,
     registered: Vec<String>,
-    /// Bytes read and not yet cut into frames.
+    /// Bytes read and not yet cut into frames (from `consumed` on).
     pending: Vec<u8>,
+    /// How much of `pending` has been cut into frames already.
+    consumed: usize,
+    /// Frames decoded from segments and not answered yet.
+    decoded: VecDeque<Vec<u8>>,
     /// Responses to write.
     out: Vec<u8>,
     close: bool,
@@ -93,6 +109,8 @@ pub async fn run(mut stream: TcpStream, ctx: Context, mut shutdown: watch::Recei
         compression: None,
         registered: Vec::new(),
         pending: Vec::new(),
+        consumed: 0,
+        decoded: VecDeque::new(),
         out: Vec::new(),
         close: false,
         awaiting_login: false,
@@ -124,67 +142,105 @@ pub async fn run(mut stream: TcpStream, ctx: Context, mut shutdown: watch::Recei
             }
             _ = shutdown.changed() => break,
         }
-        if !conn.out.is_empty() {
-            if stream.write_all(&conn.out).await.is_err() {
-                break;
-            }
-            conn.out.clear();
-        }
-        if conn.close {
+        if !answer_and_write(&mut conn, &mut stream, &mut shutdown).await || conn.close {
             break;
         }
     }
     let _ = stream.shutdown().await;
 }
 
+/// Answers the whole frames read so far, writing the answers out whenever
+/// they pass [`OUT_HIGH_WATER`] and at the end; false when the connection
+/// is to end: a write failed, or the server is shutting down while a write
+/// waits on a client that does not read.
+async fn answer_and_write(
+    conn: &mut Connection,
+    stream: &mut TcpStream,
+    shutdown: &mut watch::Receiver<bool>,
+) -> bool {
+    loop {
+        let more = conn.answer_pending();
+        if !conn.out.is_empty() {
+            let written = tokio::select! {
+                written = stream.write_all(&conn.out) => written.is_ok(),
+                _ = shutdown.changed() => false,
+            };
+            if !written {
+                return false;
+            }
+            conn.out.clear();
+        }
+        if !more || conn.close {
+            return true;
+        }
+    }
+}
+
 impl Connection {
     fn received(&mut self, bytes: &[u8]) {
-        let frames = match &mut self.framing {
-            Framing::Frames => {
-                self.pending.extend_from_slice(bytes);
-                self.cut_frames()
+        self.pending.drain(..self.consumed);
+        self.consumed = 0;
+        self.pending.extend_from_slice(bytes);
+    }
+
+    /// Answers whole frames until none is left or the answers waiting to be
+    /// written pass [`OUT_HIGH_WATER`]; true in the second case (there may
+    /// be more to answer once they are written).
+    fn answer_pending(&mut self) -> bool {
+        while !self.close {
+            if self.out.len() >= OUT_HIGH_WATER {
+                return true;
             }
-            Framing::Segments(decoder) => match decoder.feed(bytes) {
-                Ok(frames) => frames,
-                Err(e) => {
-                    self.protocol_error(0, &e.to_string());
-                    self.close = true;
-                    return;
-                }
-            },
+            match self.next_frame() {
+                Some(bytes) => self.frame(&bytes),
+                None => return false,
+            }
+        }
+        false
+    }
+
+    /// The next whole frame, cut as the connection's framing is *now*: the
+    /// bytes after a v5 STARTUP are segments even when they arrived with it.
+    fn next_frame(&mut self) -> Option<Vec<u8>> {
+        if let Some(frame) = self.decoded.pop_front() {
+            return Some(frame);
+        }
+        let Framing::Segments(decoder) = &mut self.framing else {
+            return self.cut_frame();
         };
-        for bytes in frames {
-            if self.close {
-                return;
+        if self.consumed == self.pending.len() {
+            return None;
+        }
+        let fed = decoder.feed(&self.pending[self.consumed..]);
+        self.consumed = self.pending.len();
+        match fed {
+            Ok(frames) => {
+                self.decoded.extend(frames);
+                self.decoded.pop_front()
             }
-            self.frame(&bytes);
+            Err(e) => {
+                self.protocol_error(0, &e.to_string());
+                self.close = true;
+                None
+            }
         }
     }
 
-    /// Whole frames from the front of `pending`.
-    fn cut_frames(&mut self) -> Vec<Vec<u8>> {
-        let mut frames = Vec::new();
-        let mut at = 0;
-        while self.pending.len() - at >= HEADER_LEN {
-            let mut header = [0u8; HEADER_LEN];
-            header.copy_from_slice(&self.pending[at..at + HEADER_LEN]);
-            let length = match Header::parse(&header, self.ctx.max_frame) {
-                Ok(h) => h.length as usize,
-                // The frame goes to `frame`, which answers the header.
-                Err(_) => {
-                    frames.push(header.to_vec());
-                    self.pending.clear();
-                    return frames;
-                }
-            };
-            if self.pending.len() - at < HEADER_LEN + length {
-                break;
+    /// One whole bare frame from `pending`, or its header alone when that
+    /// cannot be trusted (`frame` answers it and the connection closes).
+    fn cut_frame(&mut self) -> Option<Vec<u8>> {
+        let rest = &self.pending[self.consumed..];
+        let header: [u8; HEADER_LEN] = rest.get(..HEADER_LEN)?.try_into().ok()?;
+        let len = match Header::parse(&header, self.ctx.max_frame) {
+            Ok(h) => HEADER_LEN + h.length as usize,
+            Err(_) => {
+                self.consumed = self.pending.len();
+                return Some(header.to_vec());
             }
-            frames.push(self.pending[at..at + HEADER_LEN + length].to_vec());
-            at += HEADER_LEN + length;
-        }
-        self.pending.drain(..at);
-        frames
+        };
+        let frame = rest.get(..len)?.to_vec();
+        self.consumed += len;
+        Some(frame)
     }
 
     fn frame(&mut self, bytes: &[u8]) {
@@ -229,13 +285,14 @@ impl Connection {
                 ..
             } => {
                 let body = Failure::Protocol(message).body(reply_version);
-                self.out.extend(frame::encode(
+                let bytes = frame::encode(
                     reply_version,
                     0,
                     if reply_version < 3 { 0 } else { stream },
                     Opcode::Error,
                     &body,
-                ));
+                );
+                self.push_frame(&bytes);
             }
             HeaderError::Direction => self.protocol_error(
                 stream,
@@ -424,12 +481,18 @@ impl Connection {
             }
         }
         let bytes = frame::encode(version, flags, stream, reply.opcode, &body);
+        self.push_frame(&bytes);
+    }
+
+    /// Queues one encoded frame, in a segment once the connection uses them
+    /// (a client reading segments could not read a bare frame).
+    fn push_frame(&mut self, bytes: &[u8]) {
         match self.framing {
             Framing::Segments(_) => {
                 let compressed = self.compression == Some(Compression::Lz4);
-                encode_segments(&bytes, compressed, &mut self.out);
+                encode_segments(bytes, compressed, &mut self.out);
             }
-            Framing::Frames => self.out.extend(bytes),
+            Framing::Frames => self.out.extend_from_slice(bytes),
         }
     }
 }
