@@ -30,7 +30,9 @@ const SLICE_ROWS: i32 = 100;
 async fn main() -> Res<()> {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 5 {
-        return Err("usage: widerow-server-load HOST:PORT WORKLOAD CONCURRENCY SECONDS [SERVER_PID]".into());
+        return Err(
+            "usage: widerow-server-load HOST:PORT WORKLOAD CONCURRENCY SECONDS [SERVER_PID]".into(),
+        );
     }
     let (target, workload) = (args[1].clone(), args[2].as_str());
     let concurrency: usize = args[3].parse()?;
@@ -51,32 +53,53 @@ async fn main() -> Res<()> {
         }
     };
     let wall = started.elapsed().as_secs_f64();
-    report(workload, concurrency, latencies, wall, cpu_before, server_pid);
+    report(
+        workload,
+        concurrency,
+        latencies,
+        wall,
+        cpu_before,
+        server_pid,
+    );
     Ok(())
 }
 
 async fn setup(s: &Session) -> Res<()> {
-    s.query_unpaged("DROP KEYSPACE IF EXISTS bench_load", &[]).await?;
+    s.query_unpaged("DROP KEYSPACE IF EXISTS bench_load", &[])
+        .await?;
     s.query_unpaged(
         "CREATE KEYSPACE bench_load WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}",
         &[],
     )
     .await?;
-    s.query_unpaged("CREATE TABLE bench_load.kv (k int PRIMARY KEY, v text)", &[]).await?;
-    s.query_unpaged("CREATE TABLE bench_load.written (k int PRIMARY KEY, v text)", &[]).await?;
+    s.query_unpaged(
+        "CREATE TABLE bench_load.kv (k int PRIMARY KEY, v text)",
+        &[],
+    )
+    .await?;
+    s.query_unpaged(
+        "CREATE TABLE bench_load.written (k int PRIMARY KEY, v text)",
+        &[],
+    )
+    .await?;
     s.query_unpaged(
         "CREATE TABLE bench_load.slices (p int, c int, v text, PRIMARY KEY (p, c))",
         &[],
     )
     .await?;
-    let kv = s.prepare("INSERT INTO bench_load.kv (k, v) VALUES (?, ?)").await?;
+    let kv = s
+        .prepare("INSERT INTO bench_load.kv (k, v) VALUES (?, ?)")
+        .await?;
     for k in 0..KEYS {
         s.execute_unpaged(&kv, (k, format!("value-{k}"))).await?;
     }
-    let slice = s.prepare("INSERT INTO bench_load.slices (p, c, v) VALUES (?, ?, ?)").await?;
+    let slice = s
+        .prepare("INSERT INTO bench_load.slices (p, c, v) VALUES (?, ?, ?)")
+        .await?;
     for p in 0..SLICE_PARTITIONS {
         for c in 0..SLICE_ROWS {
-            s.execute_unpaged(&slice, (p, c, format!("row-{p}-{c}"))).await?;
+            s.execute_unpaged(&slice, (p, c, format!("row-{p}-{c}")))
+                .await?;
         }
     }
     Ok(())
@@ -104,7 +127,11 @@ async fn driver_load(
         other => return Err(format!("unknown workload {other}").into()),
     };
     let prepared = Arc::new(session.prepare(cql).await?);
-    let modulo = if workload == "slice" { SLICE_PARTITIONS } else { KEYS };
+    let modulo = if workload == "slice" {
+        SLICE_PARTITIONS
+    } else {
+        KEYS
+    };
     let deadline = Instant::now() + duration;
     let mut tasks = Vec::new();
     for task in 0..concurrency {
@@ -175,7 +202,12 @@ fn cpu_ticks(pid: Option<u32>) -> u64 {
     // Fields after the command name (which may hold spaces) in parentheses.
     let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
     let fields: Vec<&str> = after.split_whitespace().collect();
-    let field = |i: usize| fields.get(i).and_then(|f| f.parse::<u64>().ok()).unwrap_or(0);
+    let field = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
     field(11) + field(12)
 }
 
