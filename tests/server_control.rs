@@ -4,24 +4,17 @@
 //! new ones), and a read stopped by its deadline (ReadTimeout's body).
 //! Real drivers' view of the same is in `tests/drivers/python/test_control.py`.
 
-mod protocol_client;
+mod server_client;
 
 use std::io::Read;
 use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;
 
-use protocol_client::{error_of, query_body, request, started, string_map};
+use server_client::op::{ERROR, EVENT, QUERY, READY, REGISTER, RESULT};
+use server_client::{connect, error_of, query_body, read_plain_frame, request, started, startup};
 use widerow::deadline::Timeouts;
 use widerow::server::{Config, TestServer};
 use widerow::Session;
-
-const REGISTER: u8 = 0x0B;
-const QUERY: u8 = 0x07;
-const RESULT: u8 = 0x08;
-const EVENT: u8 = 0x0C;
-const ERROR: u8 = 0x00;
-const STARTUP: u8 = 0x01;
-const READY: u8 = 0x02;
 
 fn string_list(items: &[&str]) -> Vec<u8> {
     let mut out = (items.len() as u16).to_be_bytes().to_vec();
@@ -46,8 +39,8 @@ fn status_change(change: &str, addr: SocketAddr) -> Vec<u8> {
 
 /// The next frame pushed to `s`: (stream, opcode, body).
 fn next_frame(s: &mut TcpStream) -> (i16, u8, Vec<u8>) {
-    let (header, body) = protocol_client::read_frame(s);
-    (i16::from_be_bytes([header[2], header[3]]), header[4], body)
+    let f = read_plain_frame(s).unwrap();
+    (f.stream(), f.opcode(), f.body)
 }
 
 /// Whether the server hangs up on `s` (end of stream or a reset) within
@@ -64,39 +57,35 @@ fn hung_up(s: &mut TcpStream) -> bool {
     }
 }
 
-fn connect_to(addr: SocketAddr) -> TcpStream {
-    let s = TcpStream::connect(addr).expect("the listener accepts");
-    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+fn start_on(addr: SocketAddr) -> TcpStream {
+    let (s, f) = startup(addr).unwrap();
+    assert_eq!(f.opcode(), READY);
     s
 }
 
-fn start_on(addr: SocketAddr) -> TcpStream {
-    let mut s = connect_to(addr);
-    let (opcode, _) = request(&mut s, 1, STARTUP, &string_map(&[("CQL_VERSION", "3.0.0")]));
-    assert_eq!(opcode, READY);
-    s
+/// Sends `body` as `opcode` on stream `stream`: the answer's opcode and body.
+fn send(s: &mut TcpStream, stream: i16, opcode: u8, body: &[u8]) -> (u8, Vec<u8>) {
+    let f = request(s, stream, opcode, body).unwrap();
+    (f.opcode(), f.body)
 }
 
 #[test]
 fn a_node_taken_down_hangs_up_is_announced_and_comes_back() {
     let server = TestServer::start(Session::new()).unwrap();
     let node2 = server.addresses()[1];
-    let mut watcher = started(&server);
-    let (opcode, _) = request(&mut watcher, 2, REGISTER, &string_list(&["STATUS_CHANGE"]));
+    let mut watcher = started(server.addr());
+    let (opcode, _) = send(&mut watcher, 2, REGISTER, &string_list(&["STATUS_CHANGE"]));
     assert_eq!(opcode, READY);
     let mut on_node2 = start_on(node2);
 
-    let (opcode, body) = request(&mut watcher, 3, QUERY, &query_body("CLUSTER DOWN node2"));
+    let (opcode, body) = send(&mut watcher, 3, QUERY, &query_body("CLUSTER DOWN node2"));
     assert_eq!(opcode, RESULT, "{:?}", error_of(&body));
     assert_eq!(
         next_frame(&mut watcher),
         (-1, EVENT, status_change("DOWN", node2))
     );
     assert!(hung_up(&mut on_node2), "node2's connection closes");
-    assert!(
-        hung_up(&mut connect_to(node2)),
-        "node2 hangs up on new ones"
-    );
+    assert!(hung_up(&mut connect(node2)), "node2 hangs up on new ones");
 
     // Down is down for the planner too: at ALL, RF 4 needs node2.
     for (stream, cql) in [
@@ -107,23 +96,23 @@ fn a_node_taken_down_hangs_up_is_announced_and_comes_back() {
         ),
         (5, "CREATE TABLE ks.t (k int PRIMARY KEY)"),
     ] {
-        let (opcode, body) = request(&mut watcher, stream, QUERY, &query_body(cql));
+        let (opcode, body) = send(&mut watcher, stream, QUERY, &query_body(cql));
         assert_eq!(opcode, RESULT, "{cql}: {:?}", error_of(&body));
     }
     let mut at_all = query_body("SELECT * FROM ks.t WHERE k = 1");
     let flags_at = at_all.len() - 3;
     at_all[flags_at..].copy_from_slice(&[0x00, 0x05, 0x00]); // ALL, no flags
-    let (opcode, body) = request(&mut watcher, 6, QUERY, &at_all);
+    let (opcode, body) = send(&mut watcher, 6, QUERY, &at_all);
     assert_eq!((opcode, error_of(&body).0), (ERROR, 0x1000), "Unavailable");
 
-    let (opcode, _) = request(&mut watcher, 7, QUERY, &query_body("CLUSTER UP node2"));
+    let (opcode, _) = send(&mut watcher, 7, QUERY, &query_body("CLUSTER UP node2"));
     assert_eq!(opcode, RESULT);
     assert_eq!(
         next_frame(&mut watcher),
         (-1, EVENT, status_change("UP", node2))
     );
     let mut back = start_on(node2);
-    let (opcode, _) = request(
+    let (opcode, _) = send(
         &mut back,
         2,
         QUERY,
@@ -135,7 +124,7 @@ fn a_node_taken_down_hangs_up_is_announced_and_comes_back() {
 #[test]
 fn control_statements_refuse_what_they_cannot_do() {
     let server = TestServer::start(Session::new()).unwrap();
-    let mut s = started(&server);
+    let mut s = started(server.addr());
     for (cql, message) in [
         (
             "CLUSTER NODES 6",
@@ -149,7 +138,7 @@ fn control_statements_refuse_what_they_cannot_do() {
         ("CLUSTER CLOCK ADVANCE 1mo", "months have no fixed length"),
         ("CLUSTER JUMP", "Improper CLUSTER statement"),
     ] {
-        let (opcode, body) = request(&mut s, 2, QUERY, &query_body(cql));
+        let (opcode, body) = send(&mut s, 2, QUERY, &query_body(cql));
         assert_eq!(opcode, ERROR, "{cql}");
         let (code, text) = error_of(&body);
         assert_eq!(code, 0x2200, "{cql}: {text}");
@@ -175,8 +164,8 @@ fn a_read_past_its_deadline_gets_read_timeout() {
         ..Config::default()
     };
     let server = TestServer::start_with(session, config).unwrap();
-    let mut s = started(&server);
-    let (opcode, body) = request(&mut s, 2, QUERY, &query_body("SELECT * FROM ks.t"));
+    let mut s = started(server.addr());
+    let (opcode, body) = send(&mut s, 2, QUERY, &query_body("SELECT * FROM ks.t"));
     assert_eq!(opcode, ERROR);
     let (code, message) = error_of(&body);
     assert_eq!(
@@ -187,7 +176,7 @@ fn a_read_past_its_deadline_gets_read_timeout() {
     let after = 4 + 2 + message.len();
     assert_eq!(&body[after..], &[0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0]);
     // A point read has the (longer) read timeout and answers.
-    let (opcode, _) = request(
+    let (opcode, _) = send(
         &mut s,
         3,
         QUERY,

@@ -6,22 +6,22 @@
 //!
 //! Real drivers are tested against the server by `scripts/drivers`.
 
-mod protocol_client;
+mod server_client;
 
 use std::io::{Read, Write};
 
-use protocol_client::{connect, error_of, frame, query_body, read_frame, started};
+use server_client::{connect, error_of, frame, query_body, read_plain_frame, started};
 use widerow::server::TestServer;
 use widerow::Session;
 
 #[test]
 fn options_answers_supported_with_the_served_versions() {
     let server = TestServer::start(Session::new()).unwrap();
-    let mut s = connect(&server);
+    let mut s = connect(server.addr());
     s.write_all(&frame(4, 7, 0x05, &[])).unwrap();
-    let (header, body) = read_frame(&mut s);
-    assert_eq!(&header[..5], &[0x84, 0, 0, 7, 0x06]);
-    let text = String::from_utf8_lossy(&body);
+    let f = read_plain_frame(&mut s).unwrap();
+    assert_eq!(&f.header[..5], &[0x84, 0, 0, 7, 0x06]);
+    let text = String::from_utf8_lossy(&f.body);
     for expected in [
         "PROTOCOL_VERSIONS",
         "4/v4",
@@ -38,15 +38,15 @@ fn options_answers_supported_with_the_served_versions() {
 fn an_unsupported_version_gets_the_error_that_makes_drivers_fall_back() {
     let server = TestServer::start(Session::new()).unwrap();
     for version in [0x42u8, 6, 3] {
-        let mut s = connect(&server);
+        let mut s = connect(server.addr());
         s.write_all(&frame(version, 0, 0x05, &[])).unwrap();
-        let (header, body) = read_frame(&mut s);
+        let f = read_plain_frame(&mut s).unwrap();
         assert_eq!(
-            header[0], 0x85,
+            f.header[0], 0x85,
             "answered in v5's framing, as Cassandra does"
         );
         assert_eq!(
-            error_of(&body),
+            error_of(&f.body),
             (
                 0x000A,
                 format!(
@@ -63,13 +63,13 @@ fn an_unsupported_version_gets_the_error_that_makes_drivers_fall_back() {
 #[test]
 fn a_query_before_startup_is_refused_as_cassandra_refuses_it() {
     let server = TestServer::start(Session::new()).unwrap();
-    let mut s = connect(&server);
+    let mut s = connect(server.addr());
     s.write_all(&frame(4, 3, 0x07, &query_body("SELECT 1")))
         .unwrap();
-    let (header, body) = read_frame(&mut s);
-    assert_eq!(header[2..4], 3i16.to_be_bytes());
+    let f = read_plain_frame(&mut s).unwrap();
+    assert_eq!(f.header[2..4], 3i16.to_be_bytes());
     assert_eq!(
-        error_of(&body),
+        error_of(&f.body),
         (
             0x000A,
             "Unexpected message QUERY, expecting STARTUP or OPTIONS".into()
@@ -80,7 +80,7 @@ fn a_query_before_startup_is_refused_as_cassandra_refuses_it() {
 #[test]
 fn statements_run_and_errors_carry_cassandras_codes() {
     let server = TestServer::start(Session::new()).unwrap();
-    let mut s = started(&server);
+    let mut s = started(server.addr());
     s.write_all(&frame(
         4,
         2,
@@ -90,16 +90,16 @@ fn statements_run_and_errors_carry_cassandras_codes() {
         ),
     ))
     .unwrap();
-    let (header, body) = read_frame(&mut s);
-    assert_eq!(header[4], 0x08, "RESULT");
-    assert_eq!(&body[..4], &[0, 0, 0, 5], "Schema_change");
+    let f = read_plain_frame(&mut s).unwrap();
+    assert_eq!(f.header[4], 0x08, "RESULT");
+    assert_eq!(&f.body[..4], &[0, 0, 0, 5], "Schema_change");
     s.write_all(&frame(4, 3, 0x07, &query_body("SELEC x")))
         .unwrap();
-    let (_, body) = read_frame(&mut s);
+    let body = read_plain_frame(&mut s).unwrap().body;
     assert_eq!(error_of(&body).0, 0x2000);
     s.write_all(&frame(4, 4, 0x07, &query_body("SELECT * FROM ks.nope")))
         .unwrap();
-    let (_, body) = read_frame(&mut s);
+    let body = read_plain_frame(&mut s).unwrap().body;
     assert_eq!(
         error_of(&body),
         (0x2200, "table nope does not exist".into())
@@ -113,7 +113,7 @@ fn statements_run_and_errors_carry_cassandras_codes() {
         ),
     ))
     .unwrap();
-    let (_, body) = read_frame(&mut s);
+    let body = read_plain_frame(&mut s).unwrap().body;
     let (code, message) = error_of(&body);
     assert_eq!(
         (code, message.as_str()),
@@ -130,32 +130,32 @@ fn statements_run_and_errors_carry_cassandras_codes() {
 #[test]
 fn garbage_and_oversized_frames_close_only_their_own_connection() {
     let server = TestServer::start(Session::new()).unwrap();
-    let mut neighbour = started(&server);
+    let mut neighbour = started(server.addr());
     // An opcode no client sends, a truncated body, then a frame claiming
     // a body far past the limit.
-    let mut s = started(&server);
+    let mut s = started(server.addr());
     s.write_all(&frame(4, 9, 0x33, &[])).unwrap();
-    let (_, body) = read_frame(&mut s);
+    let body = read_plain_frame(&mut s).unwrap().body;
     assert_eq!(error_of(&body), (0x000A, "Unknown opcode 51".into()));
     s.write_all(&frame(4, 10, 0x07, &[0, 0, 0, 200, b'x']))
         .unwrap();
-    let (_, body) = read_frame(&mut s);
+    let body = read_plain_frame(&mut s).unwrap().body;
     assert_eq!(error_of(&body).0, 0x000A);
     let mut huge = frame(4, 11, 0x07, &[]);
     huge[5..9].copy_from_slice(&(1u32 << 30).to_be_bytes());
     s.write_all(&huge).unwrap();
-    let (_, body) = read_frame(&mut s);
+    let body = read_plain_frame(&mut s).unwrap().body;
     let (code, message) = error_of(&body);
     assert_eq!(code, 0x000A);
     assert!(message.starts_with("Request is too big"), "{message}");
     let mut rest = Vec::new();
     assert_eq!(s.read_to_end(&mut rest).unwrap_or(0), 0, "closed");
     // Random bytes on a fresh connection.
-    let mut g = connect(&server);
+    let mut g = connect(server.addr());
     let _ = g.write_all(&[0xde, 0xad, 0xbe, 0xef, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     let _ = g.read_to_end(&mut rest);
     // The neighbour still gets answers.
     neighbour.write_all(&frame(4, 1, 0x05, &[])).unwrap();
-    let (header, _) = read_frame(&mut neighbour);
-    assert_eq!(header[4], 0x06);
+    let f = read_plain_frame(&mut neighbour).unwrap();
+    assert_eq!(f.header[4], 0x06);
 }

@@ -2,7 +2,9 @@
 //! built byte by byte, responses read back whole, ROWS results decoded as
 //! far as the tests need (simple column types). v5 connections are framed
 //! in segments by the server's own `segment` module, which its own tests
-//! check against Cassandra's bytes.
+//! check against Cassandra's bytes. [`request`] and [`read_plain_frame`]
+//! are for tests that state the answer's exact bytes (`server_protocol`,
+//! `server_auth`, `server_control`).
 //!
 //! Each test file uses a part of it, hence the `dead_code` allowance.
 #![allow(dead_code)]
@@ -24,6 +26,8 @@ pub mod op {
     pub const STARTUP: u8 = 0x01;
     /// READY
     pub const READY: u8 = 0x02;
+    /// AUTHENTICATE
+    pub const AUTHENTICATE: u8 = 0x03;
     /// OPTIONS
     pub const OPTIONS: u8 = 0x05;
     /// SUPPORTED
@@ -38,8 +42,14 @@ pub mod op {
     pub const EXECUTE: u8 = 0x0A;
     /// REGISTER
     pub const REGISTER: u8 = 0x0B;
+    /// EVENT
+    pub const EVENT: u8 = 0x0C;
     /// BATCH
     pub const BATCH: u8 = 0x0D;
+    /// AUTH_RESPONSE
+    pub const AUTH_RESPONSE: u8 = 0x0F;
+    /// AUTH_SUCCESS
+    pub const AUTH_SUCCESS: u8 = 0x10;
 }
 
 /// PROTOCOL_ERROR's code.
@@ -130,6 +140,20 @@ pub fn read_frame(stream: &mut impl Read) -> io::Result<Frame> {
     let mut body = vec![0; len];
     stream.read_exact(&mut body)?;
     Ok(Frame::new(header.to_vec(), body))
+}
+
+/// Like [`read_frame`], for a test that checks the body's bytes: an error
+/// if the frame carries a tracing id or warnings (none were asked for),
+/// which [`Frame::new`] would otherwise take off the front of the body.
+pub fn read_plain_frame(stream: &mut impl Read) -> io::Result<Frame> {
+    let f = read_frame(stream)?;
+    if f.header[1] & 0x0a != 0 {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("a tracing id or warnings before the body: {f:?}"),
+        ));
+    }
+    Ok(f)
 }
 
 /// Cuts `bytes` into response frames, each in the framing its first byte
@@ -238,6 +262,40 @@ pub fn started(addr: SocketAddr) -> TcpStream {
     let f = read_frame(&mut s).unwrap();
     assert_eq!(f.opcode(), op::READY, "STARTUP answered {f:?}");
     s
+}
+
+/// Connects, sends STARTUP (v4) and returns the connection with the
+/// answer: READY, or AUTHENTICATE on a server with logins.
+pub fn startup(addr: SocketAddr) -> io::Result<(TcpStream, Frame)> {
+    let mut s = connect(addr);
+    let f = request(&mut s, 1, op::STARTUP, &startup_body())?;
+    Ok((s, f))
+}
+
+/// Sends one v4 request on stream `id` and reads its answer, which must
+/// come on the same stream, with its body as sent ([`read_plain_frame`]).
+pub fn request(s: &mut TcpStream, id: i16, opcode: u8, body: &[u8]) -> io::Result<Frame> {
+    s.write_all(&frame(4, id, opcode, body))?;
+    let f = read_plain_frame(s)?;
+    assert_eq!(f.stream(), id, "answer on its stream: {f:?}");
+    Ok(f)
+}
+
+/// An AUTH_RESPONSE body holding `token` (`None`: a null `[bytes]`).
+pub fn auth_response_body(token: Option<&[u8]>) -> Vec<u8> {
+    match token {
+        None => (-1i32).to_be_bytes().to_vec(),
+        Some(t) => {
+            let mut out = (t.len() as u32).to_be_bytes().to_vec();
+            out.extend_from_slice(t);
+            out
+        }
+    }
+}
+
+/// SASL PLAIN's token: `NUL user NUL password`.
+pub fn plain_token(user: &str, password: &str) -> Vec<u8> {
+    format!("\0{user}\0{password}").into_bytes()
 }
 
 /// Sends QUERY `cql` on stream `id` and returns the answer.
