@@ -32,6 +32,10 @@ use super::wire::{Reader, Writer};
 /// further requests until they are written.
 pub const OUT_HIGH_WATER: usize = 1 << 20;
 
+/// How long after a node is taken down its STATUS_CHANGE goes out: time
+/// for its connections to be seen closed first.
+const DOWN_EVENT_DELAY: std::time::Duration = std::time::Duration::from_millis(250);
+
 /// An event pushed to every connection that registered for its type.
 #[derive(Debug, Clone)]
 pub struct Event {
@@ -430,10 +434,22 @@ impl Connection {
             });
         }
         if let Some(change) = reply.status_change {
-            let _ = self.ctx.events.send(Event {
+            let event = Event {
                 kind: "STATUS_CHANGE",
                 body: response::status_event(change.up, change.address),
-            });
+            };
+            if change.up {
+                let _ = self.ctx.events.send(event);
+            } else {
+                // As with a node that really went down, its connections are
+                // gone before the others announce it: drivers discount a
+                // DOWN event for a host they still hold connections to.
+                let events = self.ctx.events.clone();
+                tokio::spawn(async move {
+                    tokio::time::sleep(DOWN_EVENT_DELAY).await;
+                    let _ = events.send(event);
+                });
+            }
         }
         self.reply_in(header.version, header.stream, &reply);
         if starting {

@@ -81,7 +81,7 @@ def test_token_aware_requests_reach_a_replica(control, keyspace):
     assert sum(after[n].requests - before[n] for n in owner) == 20
 
 
-def test_a_node_taken_down_and_up(control, rf3):
+def test_a_node_taken_down_and_up(control, rf3, cluster):
     # Reconnect every half second rather than on the default backoff.
     c = make_cluster(reconnection_policy=ConstantReconnectionPolicy(0.5))
     s = c.connect()
@@ -114,6 +114,10 @@ def test_a_node_taken_down_and_up(control, rf3):
         control.execute("CLUSTER UP node2")
         control.execute("CLUSTER UP node3")
         c.shutdown()
+        # The suite's shared cluster saw them go too: the tests after this
+        # one need every host up again.
+        assert wait_until(lambda: all(h.is_up for h in cluster.metadata.all_hosts()), 60), \
+            "the shared cluster did not see every node come back"
 
 
 def test_snapshot_and_restore_go_back(control, rf3):
