@@ -58,6 +58,31 @@ else fail "stderr lacks: $want_err; it has: $(cat "$OUT/script.normal.err")"; fi
 n=$(grep -c 'InvalidRequest\|SyntaxException\|Error' "$OUT/script.normal.err")
 [[ $n == 1 ]] || fail "$n errors on stderr, expected 1"
 
+# The same script through `widerow -f` (widerow's own engine, no server):
+# the same rows, DESCRIBE text and error messages as cqlsh printed from the
+# target. Only the error's FILE:LINE differs, as docs/divergences.md says:
+# cqlsh names the line after the statement, widerow its first line.
+WIDEROW="${WIDEROW_BIN:-$HERE/../../../target/debug/widerow}"
+if [[ ! -x "$WIDEROW" ]]; then
+    fail "no widerow binary at $WIDEROW to compare with (cargo build, or set WIDEROW_BIN)"
+else
+    (cd "$OUT" && "$WIDEROW" --no-color -f script.cql >widerow.out 2>widerow.err)
+    wrc=$?
+    sed -i "s/$KS/drv_cqlsh_KS/g" "$OUT/widerow.out" "$OUT/widerow.err"
+    [[ $wrc == "$rc" ]] || fail "widerow -f exit code $wrc, cqlsh's $rc"
+    if diff -u "$OUT/script.normal.out" "$OUT/widerow.out" >"$OUT/widerow.diff"; then
+        ok "-f output identical to widerow -f's"
+    else
+        fail "-f output differs from widerow -f's: $(head -40 "$OUT/widerow.diff")"
+    fi
+    line_free() { sed -E 's/^script\.cql:[0-9]+:/script.cql:N:/' "$1"; }
+    if diff <(line_free "$OUT/script.normal.err") <(line_free "$OUT/widerow.err") >/dev/null; then
+        ok "-f errors identical to widerow -f's (but for the line)"
+    else
+        fail "-f errors differ from widerow -f's: $(cat "$OUT/widerow.err")"
+    fi
+fi
+
 # -e, with and without -k
 "$CQLSH" "${args[@]}" -k "$KS" -e "SELECT id, name FROM users WHERE id = 2; SELECT count(*) FROM users" >"$OUT/e.out" 2>&1
 rc=$?
