@@ -148,11 +148,7 @@ async fn driver_load(
             Res::Ok(latencies)
         }));
     }
-    let mut all = Vec::new();
-    for task in tasks {
-        all.extend(task.await??);
-    }
-    Ok(all)
+    gather(tasks).await
 }
 
 /// OPTIONS/SUPPORTED round trips, one raw v4 connection per task: what a
@@ -183,6 +179,11 @@ async fn options_load(target: &str, concurrency: usize, duration: Duration) -> R
             Res::Ok(latencies)
         }));
     }
+    gather(tasks).await
+}
+
+/// Every task's latencies, once all have finished.
+async fn gather(tasks: Vec<tokio::task::JoinHandle<Res<Vec<u32>>>>) -> Res<Vec<u32>> {
     let mut all = Vec::new();
     for task in tasks {
         all.extend(task.await??);
