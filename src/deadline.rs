@@ -105,16 +105,16 @@ pub(crate) fn with_timeout_info(error: Error, ctx: &PlanContext, plan: &Plan) ->
     })
 }
 
-/// The responses a scan at the plan's level waits for per range.
+/// The responses a scan at the plan's level waits for per range, counted
+/// in the coordinator's data centre.
 fn scan_block_for(ctx: &PlanContext, plan: &Plan) -> u32 {
     let keyspace = plan.table.split_once('.').map_or("", |(ks, _)| ks);
     let level = plan.consistency.parse::<ConsistencyLevel>();
     let replication = ctx.catalog.keyspace(keyspace).map(|k| &k.replication);
     let local_dc = ctx
         .ring
-        .nodes()
-        .first()
-        .map_or("", |n| n.datacenter.as_str());
+        .lookup(&plan.coordinator)
+        .map_or("", |n| ctx.ring.node(n).datacenter.as_str());
     match (level, replication) {
         (Ok(level), Some(replication)) => level.block_for(replication, local_dc),
         _ => 1,

@@ -288,12 +288,7 @@ impl Connection {
                 message,
                 ..
             } => {
-                // Inside v5's segments the answer is a v5 frame: a frame of
-                // an older version would not fit the segment's framing.
-                let reply_version = match self.framing {
-                    Framing::Segments(_) => self.state.version,
-                    Framing::Frames => reply_version,
-                };
+                let reply_version = self.answer_version(reply_version);
                 let body = Failure::Protocol(message).body(reply_version);
                 let bytes = frame::encode(
                     reply_version,
@@ -479,12 +474,7 @@ impl Connection {
     /// Writes one response frame, with warnings and compression as the
     /// connection has them, in segments when the connection uses them.
     fn reply_in(&mut self, version: u8, stream: i16, reply: &Reply) {
-        // Inside v5's segments every frame is a v5 frame, whatever version
-        // a malformed request claimed.
-        let version = match self.framing {
-            Framing::Segments(_) => self.state.version,
-            Framing::Frames => version,
-        };
+        let version = self.answer_version(version);
         let mut flags = 0;
         let mut body = Vec::new();
         if let Some(id) = &reply.trace_id {
@@ -510,6 +500,16 @@ impl Connection {
         }
         let bytes = frame::encode(version, flags, stream, reply.opcode, &body);
         self.push_frame(&bytes);
+    }
+
+    /// The version to answer a request claiming `claimed` in: inside v5's
+    /// segments every frame is a v5 frame, whatever a malformed request
+    /// said (an older frame would not fit the segment's framing).
+    fn answer_version(&self, claimed: u8) -> u8 {
+        match self.framing {
+            Framing::Segments(_) => self.state.version,
+            Framing::Frames => claimed,
+        }
     }
 
     /// Queues one encoded frame, in a segment once the connection uses them

@@ -26,7 +26,6 @@
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 
-use crate::cluster::NodeIndex;
 use crate::error::{Error, ErrorKind};
 use crate::exec::{ColumnSpec, ResultSet};
 use crate::session::OffsetClock;
@@ -355,20 +354,14 @@ fn clock_row(session: &Session) -> ResultSet {
     )
 }
 
-/// The address a node's STATUS_CHANGE names.
-pub fn event_address(change: &NodeChange, port: u16) -> SocketAddr {
-    SocketAddr::new(change.address, port)
-}
-
-/// Whether `node` (an index in the ring) is up in `session`.
-pub fn is_up(session: &Session, node: usize) -> bool {
-    let ring = &session.context().ring;
-    node < ring.len() && ring.node(NodeIndex(node)).up
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cluster::NodeIndex;
+
+    fn is_up(session: &Session, node: usize) -> bool {
+        session.context().ring.node(NodeIndex(node)).up
+    }
 
     #[test]
     fn statements_parse() {

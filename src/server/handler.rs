@@ -72,15 +72,6 @@ pub struct Shared {
     trace_sequence: AtomicU64,
 }
 
-/// A traced request's command, statement text and (consistency, serial
-/// consistency, page size).
-type TraceFacts = (
-    &'static str,
-    String,
-    (ConsistencyLevel, ConsistencyLevel, Option<i32>),
-    Option<Vec<Vec<u8>>>,
-);
-
 /// The node half of trace ids: fixed bits marking them as this server's.
 const TRACE_NODE: u64 = 0x8000_0000_7769_6465;
 
@@ -225,22 +216,17 @@ impl Shared {
         if reply.opcode != Opcode::Result {
             return reply;
         }
-        let Some((command, query, params, bound_key)) = facts else {
+        let Some(facts) = facts else {
             return reply;
         };
         let duration = i64::try_from(started.elapsed().as_micros()).unwrap_or(i64::MAX);
         let mut engine = self.lock();
         let session = &mut engine.session;
         let request = trace::TraceRequest {
-            command,
-            query,
+            facts,
             client: conn.client,
             node: conn.node,
-            consistency: params.0.name().to_string(),
-            serial_consistency: params.1.name().to_string(),
-            page_size: params.2,
             plan: conn.last_run.take(),
-            bound_key,
             started_micros: session.now_micros() - duration,
             duration_micros: duration,
         };
@@ -249,26 +235,21 @@ impl Shared {
         reply
     }
 
-    /// The command, text and levels a traced request's session row names.
-    fn trace_facts(&self, request: &Request) -> Option<TraceFacts> {
-        let levels = |consistency: ConsistencyLevel, serial: Option<ConsistencyLevel>, page| {
-            (
-                consistency,
-                serial.unwrap_or(ConsistencyLevel::Serial),
-                page,
-            )
+    /// What a traced request's session row names: its command, text and
+    /// levels (for an EXECUTE, the prepared text and its bound key).
+    fn trace_facts(&self, request: &Request) -> Option<trace::TraceFacts> {
+        let facts = |command, query, params: &QueryParams| trace::TraceFacts {
+            command,
+            query,
+            consistency: params.consistency,
+            serial_consistency: params
+                .serial_consistency
+                .unwrap_or(ConsistencyLevel::Serial),
+            page_size: params.page_size,
+            bound_key: None,
         };
         match request {
-            Request::Query { query, params } => Some((
-                "QUERY",
-                query.clone(),
-                levels(
-                    params.consistency,
-                    params.serial_consistency,
-                    params.page_size,
-                ),
-                None,
-            )),
+            Request::Query { query, params } => Some(facts("QUERY", query.clone(), params)),
             Request::Execute { id, params, .. } => {
                 let entry = <&[u8; 16]>::try_from(id.as_slice())
                     .ok()
@@ -276,24 +257,20 @@ impl Shared {
                 let text = entry
                     .as_ref()
                     .map_or_else(String::new, |e| e.prepared.text().to_string());
-                let key = entry.and_then(|e| bound_key(&e.markers.partition_key_indexes, params));
-                Some((
-                    "EXECUTE",
-                    text,
-                    levels(
-                        params.consistency,
-                        params.serial_consistency,
-                        params.page_size,
-                    ),
-                    key,
-                ))
+                Some(trace::TraceFacts {
+                    bound_key: entry
+                        .and_then(|e| bound_key(&e.markers.partition_key_indexes, params)),
+                    ..facts("EXECUTE", text, params)
+                })
             }
-            Request::Batch(batch) => Some((
-                "BATCH",
-                format!("BATCH of {} statements", batch.statements.len()),
-                levels(batch.consistency, batch.serial_consistency, None),
-                None,
-            )),
+            Request::Batch(batch) => Some(trace::TraceFacts {
+                command: "BATCH",
+                query: format!("BATCH of {} statements", batch.statements.len()),
+                consistency: batch.consistency,
+                serial_consistency: batch.serial_consistency.unwrap_or(ConsistencyLevel::Serial),
+                page_size: None,
+                bound_key: None,
+            }),
             _ => None,
         }
     }
@@ -362,7 +339,7 @@ impl Shared {
         if let Some(change) = outcome.change {
             self.publish(change);
             reply.status_change = Some(StatusChange {
-                address: control::event_address(&change, self.port),
+                address: std::net::SocketAddr::new(change.address, self.port),
                 up: change.up,
             });
         }

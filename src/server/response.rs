@@ -75,10 +75,7 @@ fn engine_error(w: &mut Writer, e: &Error, _version: u8) {
                 alive_replicas,
             }),
         ) => {
-            let code = consistency
-                .parse::<crate::cluster::ConsistencyLevel>()
-                .map_or(0x0001, |c| c.code());
-            w.short(code)
+            w.short(consistency_code(consistency))
                 .int(i32::try_from(*required_replicas).unwrap_or(i32::MAX))
                 .int(i32::try_from(*alive_replicas).unwrap_or(i32::MAX));
         }
@@ -94,10 +91,7 @@ fn engine_error(w: &mut Writer, e: &Error, _version: u8) {
                 data_retrieved,
             }),
         ) => {
-            let code = consistency
-                .parse::<crate::cluster::ConsistencyLevel>()
-                .map_or(0x0001, |c| c.code());
-            w.short(code)
+            w.short(consistency_code(consistency))
                 .int(i32::try_from(*received_responses).unwrap_or(i32::MAX))
                 .int(i32::try_from(*required_responses).unwrap_or(i32::MAX))
                 .byte(u8::from(*data_retrieved));
@@ -111,6 +105,13 @@ fn engine_error(w: &mut Writer, e: &Error, _version: u8) {
         }
         _ => {}
     }
+}
+
+/// The protocol code of a consistency level named in an error's info
+/// (ONE for a name widerow does not know).
+fn consistency_code(name: &str) -> u16 {
+    name.parse::<crate::cluster::ConsistencyLevel>()
+        .map_or(0x0001, |c| c.code())
 }
 
 /// SUPPORTED's options: the same as Cassandra 5.0's for the versions

@@ -10,38 +10,46 @@
 
 use std::net::IpAddr;
 
+use crate::cluster::consistency::{plan_read, plan_write};
 use crate::cluster::murmur3::token_of;
-use crate::cluster::replication::natural_replicas;
-use crate::cluster::ConsistencyLevel;
-use crate::cluster::NodeIndex;
+use crate::cluster::{ConsistencyLevel, NodeIndex};
 use crate::exec::Metrics;
 use crate::planner::{Partitions, Plan, TokenValue};
-use crate::types::timeuuid;
+use crate::schema::system::STORAGE_PORT;
+use crate::schema::table_options::quoted;
+use crate::types::{timeuuid, uuid_text};
 use crate::Session;
 
-/// What the trace of one request records besides the plan.
+/// What a traced request says about itself, read before it runs.
 #[derive(Debug, Clone)]
-pub struct TraceRequest {
+pub struct TraceFacts {
     /// `QUERY`, `EXECUTE` or `BATCH`, as the sessions table names it.
     pub command: &'static str,
     /// The statement's text.
     pub query: String,
+    /// The request's consistency level.
+    pub consistency: ConsistencyLevel,
+    /// Its serial consistency (SERIAL when it names none).
+    pub serial_consistency: ConsistencyLevel,
+    /// The page size asked for, if any.
+    pub page_size: Option<i32>,
+    /// The partition key an EXECUTE bound (serialized components), to
+    /// route a prepared plan whose token is bound at execution.
+    pub bound_key: Option<Vec<Vec<u8>>>,
+}
+
+/// What the trace of one request records.
+#[derive(Debug, Clone)]
+pub struct TraceRequest {
+    /// What the request said about itself.
+    pub facts: TraceFacts,
     /// The client's address.
     pub client: IpAddr,
     /// The coordinator: the node the request arrived on.
     pub node: usize,
-    /// The request's consistency level and serial consistency, by name.
-    pub consistency: String,
-    /// The serial consistency, by name.
-    pub serial_consistency: String,
-    /// The page size asked for, if any.
-    pub page_size: Option<i32>,
     /// The statement's plan and what it cost (`None` for a statement that
     /// was not planned: schema changes, USE).
     pub plan: Option<(std::sync::Arc<Plan>, Metrics)>,
-    /// The partition key an EXECUTE bound (serialized components), to
-    /// route a prepared plan whose token is bound at execution.
-    pub bound_key: Option<Vec<Vec<u8>>>,
     /// When the request arrived, in microseconds of the session clock.
     pub started_micros: i64,
     /// How long it took, in microseconds.
@@ -63,7 +71,8 @@ pub fn record(session: &mut Session, request: &TraceRequest, lsb: u64) -> [u8; 1
         );
         script.push_str(&format!(
             "INSERT INTO system_traces.events (session_id, event_id, activity, source, \
-             source_elapsed, source_port, thread) VALUES ({}, {}, {}, '{}', {}, 7000, '{}');\n",
+             source_elapsed, source_port, thread) VALUES ({}, {}, {}, '{}', {}, {STORAGE_PORT}, \
+             '{}');\n",
             uuid_text(&id),
             uuid_text(&event_id),
             quoted(&event.activity),
@@ -87,21 +96,24 @@ struct Event {
 
 fn session_row(id: &[u8; 16], request: &TraceRequest, coordinator: IpAddr) -> String {
     let mut parameters = vec![
-        ("consistency_level", request.consistency.clone()),
-        ("query", request.query.clone()),
+        (
+            "consistency_level",
+            request.facts.consistency.name().to_string(),
+        ),
+        ("query", request.facts.query.clone()),
         (
             "serial_consistency_level",
-            request.serial_consistency.clone(),
+            request.facts.serial_consistency.name().to_string(),
         ),
     ];
-    if let Some(size) = request.page_size.filter(|&s| s > 0) {
+    if let Some(size) = request.facts.page_size.filter(|&s| s > 0) {
         parameters.push(("page_size", size.to_string()));
     }
     let parameters: Vec<String> = parameters
         .iter()
         .map(|(k, v)| format!("'{k}': {}", quoted(v)))
         .collect();
-    let request_text = match request.command {
+    let request_text = match request.facts.command {
         "EXECUTE" => "Execute CQL3 prepared query",
         "BATCH" => "Execute batch of CQL3 queries",
         _ => "Execute CQL3 query",
@@ -109,10 +121,10 @@ fn session_row(id: &[u8; 16], request: &TraceRequest, coordinator: IpAddr) -> St
     format!(
         "INSERT INTO system_traces.sessions (session_id, client, command, coordinator, \
          coordinator_port, duration, parameters, request, started_at) VALUES ({}, '{}', '{}', \
-         '{coordinator}', 7000, {}, {{{}}}, '{request_text}', {});\n",
+         '{coordinator}', {STORAGE_PORT}, {}, {{{}}}, '{request_text}', {});\n",
         uuid_text(id),
         request.client,
-        request.command,
+        request.facts.command,
         request.duration_micros.max(1),
         parameters.join(", "),
         request.started_micros.div_euclid(1000),
@@ -129,8 +141,11 @@ fn events(session: &Session, request: &TraceRequest, coordinator: IpAddr) -> Vec
         elapsed,
         thread: "Native-Transport-Requests-1",
     };
-    let mut out = vec![on_coordinator(format!("Parsing {}", request.query), at(5))];
-    if request.command == "QUERY" {
+    let mut out = vec![on_coordinator(
+        format!("Parsing {}", request.facts.query),
+        at(5),
+    )];
+    if request.facts.command == "QUERY" {
         out.push(on_coordinator("Preparing statement".into(), at(10)));
     }
     let Some((plan, metrics)) = &request.plan else {
@@ -143,7 +158,7 @@ fn events(session: &Session, request: &TraceRequest, coordinator: IpAddr) -> Vec
         ),
         at(15),
     ));
-    let read = plan.statement.to_string().eq_ignore_ascii_case("select");
+    let read = is_read(plan);
     let (thread, verb) = if read {
         ("ReadStage-1", "Executing single-partition query on")
     } else {
@@ -202,40 +217,40 @@ fn events(session: &Session, request: &TraceRequest, coordinator: IpAddr) -> Vec
     out
 }
 
-/// The token of an EXECUTE's bound key and the replicas its level
-/// contacts: the coordinator first when it is a replica, then the others
-/// in ring order, as many as the level waits for.
+/// The token of an EXECUTE's bound key and the replicas the coordinator
+/// contacts for it, as the planner chooses them for a literal key.
 fn bound_route(
     session: &Session,
     request: &TraceRequest,
     plan: &Plan,
 ) -> Option<(String, Vec<String>)> {
-    let components: Vec<&[u8]> = request
-        .bound_key
-        .as_ref()?
-        .iter()
-        .map(Vec::as_slice)
-        .collect();
+    let key = request.facts.bound_key.as_ref()?;
+    let components: Vec<&[u8]> = key.iter().map(Vec::as_slice).collect();
     let token = token_of(&components).ok()?;
     let ctx = session.context();
     let keyspace = plan.table.split_once('.').map(|(ks, _)| ks)?;
     let replication = &ctx.catalog.keyspace(keyspace)?.replication;
-    let local = NodeIndex(request.node);
-    let ring = &ctx.ring;
-    let mut replicas: Vec<NodeIndex> = natural_replicas(ring, replication, token, local)
-        .into_iter()
-        .filter(|&n| ring.node(n).up)
-        .collect();
-    replicas.sort_by_key(|&n| n != local);
-    let level = request.consistency.parse::<ConsistencyLevel>().ok()?;
-    let dc = ring.node(local).datacenter.clone();
-    let wanted = level.block_for(replication, &dc) as usize;
+    let (ring, level, coordinator) = (
+        &ctx.ring,
+        request.facts.consistency,
+        NodeIndex(request.node),
+    );
+    let replicas = if is_read(plan) {
+        plan_read(ring, replication, token, level, coordinator)
+    } else {
+        plan_write(ring, replication, token, level, coordinator)
+    };
     let names = replicas
+        .ok()?
+        .contacts
         .into_iter()
-        .take(wanted.max(1))
         .map(|n| ring.node(n).id.clone())
         .collect();
     Some((token.to_string(), names))
+}
+
+fn is_read(plan: &Plan) -> bool {
+    plan.statement.to_string().eq_ignore_ascii_case("select")
 }
 
 fn address(session: &Session, node: usize) -> IpAddr {
@@ -253,20 +268,4 @@ fn named_address(session: &Session, name: &str) -> IpAddr {
         Ok(index) => IpAddr::V4(ring.node(index).address),
         Err(_) => IpAddr::V4(std::net::Ipv4Addr::LOCALHOST),
     }
-}
-
-fn quoted(text: &str) -> String {
-    format!("'{}'", text.replace('\'', "''"))
-}
-
-fn uuid_text(id: &[u8; 16]) -> String {
-    let hex: String = id.iter().map(|b| format!("{b:02x}")).collect();
-    format!(
-        "{}-{}-{}-{}-{}",
-        &hex[0..8],
-        &hex[8..12],
-        &hex[12..16],
-        &hex[16..20],
-        &hex[20..32]
-    )
 }

@@ -30,4 +30,5 @@ pub use coerce::coerce;
 pub use coerce_term::{coerce_term, term_text, NotConstant, NotConstantReason, TermError};
 pub use data_type::{DataType, UdtLookup};
 pub use duration::{duration_to_string, parse_duration};
+pub(crate) use format::uuid_text;
 pub use value::{CqlDuration, Decimal, Value};
