@@ -1,6 +1,7 @@
 //! The command line: reads the flags and hands over to a mode.
 
 mod args;
+mod connect;
 mod explain;
 mod helper;
 mod inputs;

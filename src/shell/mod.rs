@@ -17,6 +17,7 @@ pub mod describe;
 pub mod help;
 pub mod highlight;
 pub mod input;
+pub mod remote;
 pub mod report;
 pub mod save;
 pub mod trace;
@@ -34,6 +35,7 @@ use crate::syntax::lexer::{Lexer, TokenKind};
 use crate::syntax::script::ScriptStatement;
 
 pub use command::{Command, Toggle, LINE_COMMANDS};
+pub use remote::Remote;
 
 /// What cqlsh prints when the input ends inside a statement not closed by
 /// `;` (cqlsh.md §1.3).
@@ -154,6 +156,8 @@ pub struct Shell {
     source_depth: usize,
     history: VecDeque<String>,
     history_shown: usize,
+    /// The cluster statements run on in connect mode.
+    remote: Option<Box<dyn Remote>>,
 }
 
 impl Shell {
@@ -167,6 +171,7 @@ impl Shell {
             source_depth: 0,
             history: VecDeque::new(),
             history_shown: 50,
+            remote: None,
         }
     }
 
@@ -291,6 +296,9 @@ impl Shell {
                 Err(refused) => self.report_refused(source, statement, *refused),
             };
         }
+        if self.remote.is_some() {
+            return self.remote_cql(source, statement);
+        }
         // The shell pages as cqlsh does (100 rows) until PAGING OFF, and
         // what Cassandra refuses only when paged follows it.
         self.session.set_page_size(self.settings.page_size);
@@ -320,7 +328,10 @@ impl Shell {
             page_size: self.settings.page_size,
         };
         let pages = match self.settings.format {
-            Format::Json => return Reply::line(result_record(None, statement.line, result, true)),
+            Format::Json => {
+                let metrics = !self.is_connected();
+                return Reply::line(result_record(None, statement.line, result, metrics));
+            }
             Format::Csv => return self.render_csv(result),
             Format::Expanded => expanded_pages(result, &options),
             Format::Table if self.settings.expand => expanded_pages(result, &options),
