@@ -222,10 +222,27 @@ pub struct ConnectArgs {
     #[arg(long, value_name = "VERSION", requires = "connect")]
     pub protocol_version: Option<u8>,
 
+    /// Print the linter's findings before a scatter-gather or ALLOW
+    /// FILTERING query is sent.
+    #[arg(long = "lint")]
+    pub lint: bool,
+
+    /// Refuse to send a query of this class (`scatter-gather`): an error
+    /// naming the rule, and exit status 2 in scripts.
+    #[arg(long, value_enum, value_name = "CLASS")]
+    pub refuse: Option<RefuseClass>,
+
     /// Where cqlsh's configuration is read for credentials (default
     /// `~/.cassandra/cqlshrc`).
     #[arg(long, value_name = "FILE", requires = "connect")]
     pub cqlshrc: Option<PathBuf>,
+}
+
+/// The query classes `--refuse` can keep from being sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RefuseClass {
+    /// Queries without a partition key, which read every node.
+    ScatterGather,
 }
 
 /// The subcommands.

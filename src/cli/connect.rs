@@ -67,6 +67,7 @@ pub fn open_shell(cli: &Cli, target: &str, settings: Settings) -> Result<Shell, 
             consistency: mirror.context().consistency,
             serial_consistency: mirror.context().serial_consistency,
             page_size: None,
+            tracing: false,
         };
         cluster
             .execute(&use_ks, &request)

@@ -10,7 +10,7 @@
 
 use std::net::{IpAddr, Ipv4Addr};
 
-use crate::cluster::{ConsistencyLevel, Coordinator, Node, Ring};
+use crate::cluster::{ConsistencyLevel, Coordinator, Node, NodeIndex, Ring};
 use crate::error::{Error, ErrorKind};
 use crate::exec::ResultSet;
 use crate::planner::PlanContext;
@@ -28,6 +28,7 @@ const SYSTEM: Request = Request {
     consistency: ConsistencyLevel::One,
     serial_consistency: ConsistencyLevel::Serial,
     page_size: Some(5000),
+    tracing: false,
 };
 
 /// A data-less session shaped as the cluster is now.
@@ -35,8 +36,9 @@ pub fn mirror(cluster: &Cluster) -> Result<(Session, Gaps), Error> {
     let ring = ring(cluster)?;
     let mut ctx = PlanContext::new();
     ctx.ring = ring;
-    // The driver routes each request to a replica of its partition.
-    ctx.coordinator = Coordinator::TokenAware;
+    // Statement text carries no routing key: the driver sends it to the
+    // first node by address (`routing::FirstReplica`), the ring's first.
+    ctx.coordinator = Coordinator::Node(NodeIndex(0));
     let mut session = Session::new().with_context(ctx);
     {
         let settings = session.schema_settings_mut();
@@ -50,7 +52,7 @@ pub fn mirror(cluster: &Cluster) -> Result<(Session, Gaps), Error> {
 
 /// Runs the cluster's `DESCRIBE SCHEMA` into `session`.
 pub fn copy_schema(cluster: &Cluster, session: &mut Session) -> Result<Gaps, Error> {
-    let described = cluster.execute("DESCRIBE SCHEMA", &SYSTEM)?;
+    let described = cluster.execute("DESCRIBE SCHEMA", &SYSTEM)?.result;
     let column = column_index(&described, "create_statement")?;
     let mut gaps = Gaps::new();
     for row in described.rows.iter() {

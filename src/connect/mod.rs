@@ -12,8 +12,10 @@
 //! into a data-less [`crate::Session`], on which the planner explains and
 //! the linter judges a statement before it is sent.
 
+mod bind;
 pub mod errors;
 pub mod mirror;
+pub mod routing;
 pub mod rows;
 
 use std::fmt;
@@ -22,8 +24,10 @@ use std::time::Duration;
 use scylla::client::execution_profile::ExecutionProfile;
 use scylla::client::session::Session as DriverSession;
 use scylla::client::session_builder::SessionBuilder;
-use scylla::frame::types::SerialConsistency;
+use scylla::frame::types::{Consistency, SerialConsistency};
+use scylla::response::query_result::QueryResult;
 use scylla::response::{PagingState, PagingStateResponse};
+use scylla::statement::prepared::PreparedStatement;
 use scylla::statement::unprepared::Statement;
 
 use crate::cluster::ConsistencyLevel;
@@ -91,24 +95,16 @@ fn split_host_port(target: &str) -> Result<(String, u16), String> {
     }
 }
 
-/// How one statement is sent: the shell's CONSISTENCY, SERIAL CONSISTENCY
-/// and PAGING.
-#[derive(Debug, Clone, Copy)]
-pub struct Request {
-    /// The consistency level.
-    pub consistency: ConsistencyLevel,
-    /// The serial consistency of conditional updates.
-    pub serial_consistency: ConsistencyLevel,
-    /// Rows per page; `None` sends the statement unpaged. Every page is
-    /// fetched: the shell pages its output, not the cluster's answer.
-    pub page_size: Option<usize>,
-}
+pub use crate::shell::remote::{ClusterTrace, RemoteRequest as Request, Sent, TraceEvent};
 
 /// One connection to a real cluster.
 pub struct Cluster {
     runtime: tokio::runtime::Runtime,
     driver: DriverSession,
     contact: String,
+    /// Statements prepared so far, by text: COPY FROM binds one statement
+    /// for every row and prepares it once.
+    prepared: std::sync::Mutex<std::collections::HashMap<String, PreparedStatement>>,
 }
 
 impl fmt::Debug for Cluster {
@@ -130,14 +126,16 @@ impl Cluster {
             true => format!("[{}]:{}", options.host, options.port),
             false => format!("{}:{}", options.host, options.port),
         };
+        let policy: std::sync::Arc<dyn scylla::policies::load_balancing::LoadBalancingPolicy> =
+            std::sync::Arc::new(routing::FirstReplica);
         let profile = ExecutionProfile::builder()
             .request_timeout(Some(options.request_timeout))
+            .load_balancing_policy(policy)
             .build();
         let mut builder = SessionBuilder::new()
             .known_node(&contact)
             .connection_timeout(options.connect_timeout)
-            .default_execution_profile_handle(profile.into_handle())
-            .fetch_schema_metadata(false);
+            .default_execution_profile_handle(profile.into_handle());
         if let Some((user, password)) = &options.credentials {
             builder = builder.user(user, password);
         }
@@ -159,6 +157,7 @@ impl Cluster {
             runtime,
             driver,
             contact,
+            prepared: Default::default(),
         })
     }
 
@@ -167,58 +166,95 @@ impl Cluster {
         &self.contact
     }
 
-    /// Runs one statement on the cluster and gathers its answer.
-    pub fn execute(&self, cql: &str, request: &Request) -> Result<ResultSet, Error> {
-        let mut statement = Statement::new(cql.to_string());
-        statement.set_consistency(errors::driver_consistency(request.consistency)?);
-        statement.set_serial_consistency(Some(match request.serial_consistency {
-            ConsistencyLevel::LocalSerial => SerialConsistency::LocalSerial,
-            _ => SerialConsistency::Serial,
-        }));
+    /// Runs one statement's text on the cluster and gathers its answer,
+    /// with the cluster's own trace when the request asks for one. Text
+    /// carries no routing key, so the driver sends it to the first node by
+    /// address ([`routing::FirstReplica`]), the coordinator the mirror
+    /// predicts for it.
+    pub fn execute(&self, cql: &str, request: &Request) -> Result<Sent, Error> {
+        let statement = Sendable::Simple(Statement::new(cql.to_string()));
+        self.runtime.block_on(self.send(statement, &[], request))
+    }
+
+    /// Prepares `cql` (with `?` markers) and runs it with `values` bound, as
+    /// an application's prepared statements run: the driver computes the
+    /// partition's token from the bound key and sends the statement to its
+    /// first live replica. COPY FROM writes through this.
+    pub fn execute_bound(
+        &self,
+        cql: &str,
+        values: &[crate::types::Value],
+        request: &Request,
+    ) -> Result<Sent, Error> {
+        let cached = self
+            .prepared
+            .lock()
+            .ok()
+            .and_then(|cache| cache.get(cql).cloned());
         self.runtime.block_on(async {
-            match request.page_size {
+            let prepared = match cached {
+                Some(prepared) => prepared,
                 None => {
-                    let result = self
+                    let prepared = self
                         .driver
-                        .query_unpaged(statement, ())
+                        .prepare(cql.to_string())
                         .await
-                        .map_err(errors::execution)?;
-                    let warnings = result.warnings().map(str::to_string).collect();
-                    if !result.is_rows() {
-                        let mut ok = ResultSet::ok();
-                        ok.warnings = warnings;
-                        return Ok(ok);
+                        .map_err(|e| errors::execution(e.into()))?;
+                    if let Ok(mut cache) = self.prepared.lock() {
+                        cache.insert(cql.to_string(), prepared.clone());
                     }
-                    let rows = result.into_rows_result().map_err(|e| {
-                        Error::new(ErrorKind::ServerError, format!("unreadable rows: {e}"))
-                    })?;
-                    let (columns, page) = rows::page(&rows)?;
-                    Ok(rows::gather(columns, vec![page], warnings))
+                    prepared
                 }
-                Some(size) => {
-                    statement.set_page_size(i32::try_from(size.max(1)).unwrap_or(i32::MAX));
-                    self.paged(statement).await
-                }
-            }
+            };
+            self.send(Sendable::Prepared(prepared), values, request)
+                .await
         })
     }
 
-    async fn paged(&self, statement: Statement) -> Result<ResultSet, Error> {
+    async fn send(
+        &self,
+        mut sendable: Sendable,
+        values: &[crate::types::Value],
+        request: &Request,
+    ) -> Result<Sent, Error> {
+        let consistency = errors::driver_consistency(request.consistency)?;
+        let serial = match request.serial_consistency {
+            ConsistencyLevel::LocalSerial => SerialConsistency::LocalSerial,
+            _ => SerialConsistency::Serial,
+        };
+        let page_size = request
+            .page_size
+            .map(|size| i32::try_from(size.max(1)).unwrap_or(i32::MAX));
+        sendable.configure(consistency, serial, page_size, request.tracing);
+        let bound = bind::Bound::new(values)?;
+        let (result, trace_id) = self.gather(&sendable, &bound, page_size.is_some()).await?;
+        let trace = match trace_id {
+            Some(id) if request.tracing => Some(self.trace(id).await?),
+            _ => None,
+        };
+        Ok(Sent { result, trace })
+    }
+
+    /// Every page of the answer, with the first page's trace id.
+    async fn gather(
+        &self,
+        sendable: &Sendable,
+        bound: &bind::Bound,
+        paged: bool,
+    ) -> Result<(ResultSet, Option<uuid::Uuid>), Error> {
         let mut state = PagingState::start();
         let mut pages = Vec::new();
         let mut warnings = Vec::new();
         let mut columns = None;
+        let mut trace_id = None;
         loop {
-            let (result, next) = self
-                .driver
-                .query_single_page(statement.clone(), (), state)
-                .await
-                .map_err(errors::execution)?;
+            let (result, next) = sendable.send(&self.driver, bound, paged, state).await?;
+            trace_id = trace_id.or(result.tracing_id());
             warnings.extend(result.warnings().map(str::to_string));
             if !result.is_rows() {
                 let mut ok = ResultSet::ok();
                 ok.warnings = warnings;
-                return Ok(ok);
+                return Ok((ok, trace_id));
             }
             let rows = result
                 .into_rows_result()
@@ -231,24 +267,104 @@ impl Cluster {
                 PagingStateResponse::NoMorePages => break,
             }
         }
-        Ok(rows::gather(columns.unwrap_or_default(), pages, warnings))
+        let result = rows::gather(columns.unwrap_or_default(), pages, warnings);
+        Ok((result, trace_id))
+    }
+
+    /// The cluster's trace of one request, as `system_traces` holds it.
+    async fn trace(&self, id: uuid::Uuid) -> Result<ClusterTrace, Error> {
+        let info = self.driver.get_tracing_info(&id).await.map_err(|e| {
+            Error::new(
+                ErrorKind::ServerError,
+                format!("the cluster's trace {id} could not be read: {e}"),
+            )
+        })?;
+        let address =
+            |ip: Option<std::net::IpAddr>| ip.map(|ip| ip.to_string()).unwrap_or_default();
+        Ok(ClusterTrace {
+            session_id: id.to_string(),
+            coordinator: address(info.coordinator),
+            duration_micros: info.duration,
+            events: info
+                .events
+                .iter()
+                .map(|event| TraceEvent {
+                    activity: event.activity.clone().unwrap_or_default(),
+                    source: address(event.source),
+                    source_elapsed: event.source_elapsed,
+                })
+                .collect(),
+        })
+    }
+}
+
+/// A statement as it goes to the driver: as text, or prepared.
+enum Sendable {
+    Simple(Statement),
+    Prepared(PreparedStatement),
+}
+
+impl Sendable {
+    fn configure(
+        &mut self,
+        consistency: Consistency,
+        serial: SerialConsistency,
+        page_size: Option<i32>,
+        tracing: bool,
+    ) {
+        match self {
+            Sendable::Simple(s) => {
+                s.set_consistency(consistency);
+                s.set_serial_consistency(Some(serial));
+                s.set_tracing(tracing);
+                if let Some(size) = page_size {
+                    s.set_page_size(size);
+                }
+            }
+            Sendable::Prepared(p) => {
+                p.set_consistency(consistency);
+                p.set_serial_consistency(Some(serial));
+                p.set_tracing(tracing);
+                if let Some(size) = page_size {
+                    p.set_page_size(size);
+                }
+            }
+        }
+    }
+
+    /// One page (or, unpaged, the whole answer).
+    async fn send(
+        &self,
+        driver: &DriverSession,
+        bound: &bind::Bound,
+        paged: bool,
+        state: PagingState,
+    ) -> Result<(QueryResult, PagingStateResponse), Error> {
+        let unpaged = |result| (result, PagingStateResponse::NoMorePages);
+        match (self, paged) {
+            (Sendable::Simple(s), true) => driver.query_single_page(s.clone(), bound, state).await,
+            (Sendable::Simple(s), false) => {
+                driver.query_unpaged(s.clone(), bound).await.map(unpaged)
+            }
+            (Sendable::Prepared(p), true) => driver.execute_single_page(p, bound, state).await,
+            (Sendable::Prepared(p), false) => driver.execute_unpaged(p, bound).await.map(unpaged),
+        }
+        .map_err(errors::execution)
     }
 }
 
 impl crate::shell::Remote for Cluster {
-    fn execute(
+    fn execute(&mut self, cql: &str, request: &Request) -> Result<Sent, Error> {
+        Cluster::execute(self, cql, request)
+    }
+
+    fn execute_bound(
         &mut self,
         cql: &str,
-        consistency: ConsistencyLevel,
-        serial_consistency: ConsistencyLevel,
-        page_size: Option<usize>,
-    ) -> Result<ResultSet, Error> {
-        let request = Request {
-            consistency,
-            serial_consistency,
-            page_size,
-        };
-        Cluster::execute(self, cql, &request)
+        values: &[crate::types::Value],
+        request: &Request,
+    ) -> Result<Sent, Error> {
+        Cluster::execute_bound(self, cql, values, request)
     }
 
     fn mirror(&mut self) -> Result<(crate::Session, Vec<String>), Error> {

@@ -14,6 +14,7 @@ pub mod command;
 pub mod complete;
 pub mod copy;
 pub mod describe;
+pub mod gate;
 pub mod help;
 pub mod highlight;
 pub mod input;
@@ -82,6 +83,11 @@ pub struct Settings {
     pub interactive: bool,
     /// SERIAL CONSISTENCY.
     pub serial_consistency: ConsistencyLevel,
+    /// `--lint`: the linter's findings before a scatter-gather or
+    /// filtering query is sent (see [`gate`]).
+    pub lint_before_send: bool,
+    /// `--refuse scatter-gather`: such a query is not sent.
+    pub refuse_scatter_gather: bool,
 }
 
 impl Default for Settings {
@@ -94,6 +100,8 @@ impl Default for Settings {
             color: false,
             interactive: false,
             serial_consistency: ConsistencyLevel::Serial,
+            lint_before_send: false,
+            refuse_scatter_gather: false,
         }
     }
 }
@@ -296,9 +304,19 @@ impl Shell {
                 Err(refused) => self.report_refused(source, statement, *refused),
             };
         }
-        if self.remote.is_some() {
-            return self.remote_cql(source, statement);
-        }
+        let findings = match self.gate(source, statement) {
+            gate::Gate::Refuse(reply) => return reply,
+            gate::Gate::Send(findings) => findings,
+        };
+        let mut reply = match self.remote.is_some() {
+            true => self.remote_cql(source, statement),
+            false => self.local_cql(source, statement),
+        };
+        reply.err.insert_str(0, &findings);
+        reply
+    }
+
+    fn local_cql(&mut self, source: &str, statement: &ScriptStatement) -> Reply {
         // The shell pages as cqlsh does (100 rows) until PAGING OFF, and
         // what Cassandra refuses only when paged follows it.
         self.session.set_page_size(self.settings.page_size);

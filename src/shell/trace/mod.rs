@@ -14,8 +14,11 @@
 //!   (module `wide_row`, its marks from module `marks`), the ring (module
 //!   `ring`), the plan and the metrics.
 //! - [`cluster()`]: `CLUSTER …` (module `cluster`).
+//! - [`compare()`]: TRACING ON in connect mode: the cluster's own trace
+//!   beside widerow's prediction (module `compare`).
 
 mod cluster;
+mod compare;
 mod explain;
 mod marks;
 mod paint;
@@ -30,6 +33,7 @@ use crate::schema::{Replication, Table};
 use crate::session::Session;
 use crate::storage::Partition;
 
+pub use compare::compare;
 use explain::{field, list, Detail};
 use paint::{count, plural, Paint, Tone};
 use ring::Role;
