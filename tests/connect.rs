@@ -440,3 +440,55 @@ fn a_cluster_gone_mid_session_is_an_error_and_the_shell_stays_usable() {
     );
     assert!(Path::new(SCRIPT).exists());
 }
+
+#[test]
+fn lint_and_explain_read_the_live_schema() {
+    let server = TestServer::start(Session::new()).expect("server starts");
+    let target = server.addr().to_string();
+    let schema = "CREATE KEYSPACE live WITH replication = \
+                  {'class': 'SimpleStrategy', 'replication_factor': 1}; \
+                  CREATE TABLE live.by_status (status text PRIMARY KEY, id int); \
+                  CREATE TABLE live.t (k int PRIMARY KEY, v text)";
+    assert!(widerow(&["--connect", &target, "-e", schema])
+        .status
+        .success());
+    let queries = std::env::temp_dir().join(format!("widerow-live-{}.cql", std::process::id()));
+    std::fs::write(
+        &queries,
+        "SELECT * FROM live.t WHERE v = 'a' ALLOW FILTERING;\n",
+    )
+    .expect("written");
+    let linted = widerow(&[
+        "lint",
+        "--format",
+        "concise",
+        "--connect",
+        &target,
+        queries.to_str().expect("utf-8"),
+    ]);
+    let _ = std::fs::remove_file(&queries);
+    let found = text(&linted);
+    assert_eq!(linted.status.code(), Some(0), "warnings only: {found}");
+    assert!(
+        found.contains("<cluster>:") && found.contains("M002 hot-partition"),
+        "{found}"
+    );
+    assert!(found.contains("Q002 allow-filtering"), "{found}");
+
+    let explained = widerow(&[
+        "explain",
+        "--connect",
+        &target,
+        "-e",
+        "SELECT * FROM live.t WHERE k = 1",
+    ]);
+    assert!(explained.status.success(), "{}", text(&explained));
+    // Cassandra's token of int 1, and its owner on the default 4-node ring.
+    assert!(
+        text(&explained).contains("token -4069959284402364209 replicas [127.0.0.3]"),
+        "{}",
+        text(&explained)
+    );
+    let unreachable = widerow(&["explain", "--connect", "127.0.0.1:1", "-e", "SELECT 1"]);
+    assert_eq!(unreachable.status.code(), Some(2));
+}

@@ -199,42 +199,54 @@ impl ClusterArgs {
 pub struct ConnectArgs {
     /// Send statements to the cluster at HOST[:PORT] (9042 unless given);
     /// widerow explains and lints them on a mirror of its schema and ring.
-    #[arg(long, value_name = "HOST[:PORT]")]
+    #[arg(long, value_name = "HOST[:PORT]", global = true)]
     pub connect: Option<String>,
 
     /// The user to log in as (cqlsh's `-u`); also from cqlshrc.
-    #[arg(short = 'u', long, value_name = "USERNAME", requires = "connect")]
+    #[arg(
+        short = 'u',
+        long,
+        value_name = "USERNAME",
+        requires = "connect",
+        global = true
+    )]
     pub username: Option<String>,
 
     /// The password (cqlsh's `-p`); also from cqlshrc.
-    #[arg(short = 'p', long, value_name = "PASSWORD", requires = "connect")]
+    #[arg(
+        short = 'p',
+        long,
+        value_name = "PASSWORD",
+        requires = "connect",
+        global = true
+    )]
     pub password: Option<String>,
 
     /// Seconds the first connection may take (cqlsh's default, 5).
-    #[arg(long, value_name = "SECONDS", requires = "connect")]
+    #[arg(long, value_name = "SECONDS", requires = "connect", global = true)]
     pub connect_timeout: Option<f64>,
 
     /// Seconds one request may take (cqlsh's default, 10).
-    #[arg(long, value_name = "SECONDS", requires = "connect")]
+    #[arg(long, value_name = "SECONDS", requires = "connect", global = true)]
     pub request_timeout: Option<f64>,
 
     /// The native protocol version; the driver speaks v4 only.
-    #[arg(long, value_name = "VERSION", requires = "connect")]
+    #[arg(long, value_name = "VERSION", requires = "connect", global = true)]
     pub protocol_version: Option<u8>,
 
     /// Print the linter's findings before a scatter-gather or ALLOW
     /// FILTERING query is sent.
-    #[arg(long = "lint")]
+    #[arg(long = "lint", global = true)]
     pub lint: bool,
 
     /// Refuse to send a query of this class (`scatter-gather`): an error
     /// naming the rule, and exit status 2 in scripts.
-    #[arg(long, value_enum, value_name = "CLASS")]
+    #[arg(long, value_enum, value_name = "CLASS", global = true)]
     pub refuse: Option<RefuseClass>,
 
     /// Where cqlsh's configuration is read for credentials (default
     /// `~/.cassandra/cqlshrc`).
-    #[arg(long, value_name = "FILE", requires = "connect")]
+    #[arg(long, value_name = "FILE", requires = "connect", global = true)]
     pub cqlshrc: Option<PathBuf>,
 }
 

@@ -8,14 +8,76 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use widerow::connect::{mirror, Cluster, ConnectOptions};
+use widerow::connect::{mirror, Cluster, ConnectOptions, Request};
+use widerow::planner::PlanContext;
 use widerow::shell::{Settings, Shell};
+use widerow::Session;
 
 use super::args::Cli;
 
 /// The shell, connected; an `Err` is "could not start" (exit 1).
 pub fn open_shell(cli: &Cli, target: &str, settings: Settings) -> Result<Shell, String> {
+    let (cluster, mirror) = open(cli, target)?;
+    Ok(Shell::connected(mirror, settings, Box::new(cluster)))
+}
+
+/// The planning context of the live cluster (its schema and ring, `-k`
+/// and `--consistency` applied), for `widerow explain --connect`.
+pub fn live_context(cli: &Cli, target: &str) -> Result<PlanContext, String> {
+    open(cli, target).map(|(_, mirror)| mirror.context().clone())
+}
+
+/// The live cluster's schema as CQL, and an empty context on its ring, for
+/// `widerow lint --connect`: the linter reads the schema as it reads a
+/// schema file, judging each statement as it applies it.
+pub fn live_schema(cli: &Cli, target: &str) -> Result<(String, PlanContext), String> {
+    let (cluster, mirror) = open(cli, target)?;
+    let text = mirror::schema_text(&cluster)
+        .map_err(|e| format!("cannot read the cluster's schema: {}", e.message()))?;
+    let mut ctx = PlanContext::new();
+    ctx.ring = mirror.context().ring.clone();
+    ctx.coordinator = mirror.context().coordinator;
+    Ok((text, ctx))
+}
+
+/// Connects and mirrors, with `-k` and `--consistency` applied to both.
+fn open(cli: &Cli, target: &str) -> Result<(Cluster, Session), String> {
     refuse_in_memory_flags(cli)?;
+    let options = options(cli, target)?;
+    let cluster = Cluster::open(&options)
+        .map_err(|e| format!("Connection error: {} ({})", e.message(), e.kind().name()))?;
+    let (mut mirror, gaps) = mirror::mirror(&cluster)
+        .map_err(|e| format!("cannot read the cluster's schema: {}", e.message()))?;
+    for gap in gaps {
+        eprintln!("widerow: not mirrored, so not explained or linted: {gap}");
+    }
+    if let Some(level) = &cli.cluster.consistency {
+        let level = level
+            .parse()
+            .map_err(|e: widerow::Error| format!("--consistency: {}", e.message()))?;
+        mirror.set_consistency(level);
+    }
+    if let Some(keyspace) = &cli.cluster.keyspace {
+        let use_ks = format!("USE {keyspace}");
+        let request = Request {
+            consistency: mirror.context().consistency,
+            serial_consistency: mirror.context().serial_consistency,
+            page_size: None,
+            tracing: false,
+        };
+        cluster
+            .execute(&use_ks, &request)
+            .map_err(|e| format!("-k {keyspace}: {}", e.message()))?;
+        mirror
+            .execute(&use_ks)
+            .map_err(|e| format!("-k {keyspace}: {}", e.message()))?;
+    }
+    Ok((cluster, mirror))
+}
+
+/// Where and how to connect, from the flags, then cqlshrc, then cqlsh's
+/// defaults.
+fn options(cli: &Cli, target: &str) -> Result<ConnectOptions, String> {
     let args = &cli.connect;
     if let Some(version) = args.protocol_version {
         if version != 4 {
@@ -48,35 +110,7 @@ pub fn open_shell(cli: &Cli, target: &str, settings: Settings) -> Result<Shell, 
         (None, Some(_)) => return Err("-p needs a user: give -u".into()),
         (None, None) => None,
     };
-    let cluster = Cluster::open(&options)
-        .map_err(|e| format!("Connection error: {} ({})", e.message(), e.kind().name()))?;
-    let (mut mirror, gaps) = mirror::mirror(&cluster)
-        .map_err(|e| format!("cannot read the cluster's schema: {}", e.message()))?;
-    for gap in gaps {
-        eprintln!("widerow: not mirrored, so not explained or linted: {gap}");
-    }
-    if let Some(level) = &cli.cluster.consistency {
-        let level = level
-            .parse()
-            .map_err(|e: widerow::Error| format!("--consistency: {}", e.message()))?;
-        mirror.set_consistency(level);
-    }
-    if let Some(keyspace) = &cli.cluster.keyspace {
-        let use_ks = format!("USE {keyspace}");
-        let request = widerow::connect::Request {
-            consistency: mirror.context().consistency,
-            serial_consistency: mirror.context().serial_consistency,
-            page_size: None,
-            tracing: false,
-        };
-        cluster
-            .execute(&use_ks, &request)
-            .map_err(|e| format!("-k {keyspace}: {}", e.message()))?;
-        mirror
-            .execute(&use_ks)
-            .map_err(|e| format!("-k {keyspace}: {}", e.message()))?;
-    }
-    Ok(Shell::connected(mirror, settings, Box::new(cluster)))
+    Ok(options)
 }
 
 fn refuse_in_memory_flags(cli: &Cli) -> Result<(), String> {

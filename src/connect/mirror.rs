@@ -52,19 +52,41 @@ pub fn mirror(cluster: &Cluster) -> Result<(Session, Gaps), Error> {
 
 /// Runs the cluster's `DESCRIBE SCHEMA` into `session`.
 pub fn copy_schema(cluster: &Cluster, session: &mut Session) -> Result<Gaps, Error> {
-    let described = cluster.execute("DESCRIBE SCHEMA", &SYSTEM)?.result;
-    let column = column_index(&described, "create_statement")?;
     let mut gaps = Gaps::new();
-    for row in described.rows.iter() {
-        let Value::Text(statement) = &row[column] else {
-            continue;
-        };
-        if let Err(error) = session.execute(statement) {
+    for statement in described(cluster)? {
+        if let Err(error) = session.execute(&statement) {
             let first = statement.lines().next().unwrap_or_default();
             gaps.push(format!("{first} — {}", error.message()));
         }
     }
     Ok(gaps)
+}
+
+/// The cluster's schema as one CQL text, each statement ending in `;`.
+pub fn schema_text(cluster: &Cluster) -> Result<String, Error> {
+    let mut text = String::new();
+    for statement in described(cluster)? {
+        text.push_str(statement.trim_end());
+        if !statement.trim_end().ends_with(';') {
+            text.push(';');
+        }
+        text.push_str("\n\n");
+    }
+    Ok(text)
+}
+
+/// The create statements `DESCRIBE SCHEMA` gives, in its order.
+fn described(cluster: &Cluster) -> Result<Vec<String>, Error> {
+    let described = cluster.execute("DESCRIBE SCHEMA", &SYSTEM)?.result;
+    let column = column_index(&described, "create_statement")?;
+    Ok(described
+        .rows
+        .iter()
+        .filter_map(|row| match &row[column] {
+            Value::Text(statement) => Some(statement.clone()),
+            _ => None,
+        })
+        .collect())
 }
 
 /// The ring as the driver sees it (it reads `system.local` and
