@@ -492,3 +492,37 @@ fn lint_and_explain_read_the_live_schema() {
     let unreachable = widerow(&["explain", "--connect", "127.0.0.1:1", "-e", "SELECT 1"]);
     assert_eq!(unreachable.status.code(), Some(2));
 }
+
+#[test]
+fn another_clients_schema_change_reaches_the_mirror() {
+    let server = TestServer::start(Session::new()).expect("server starts");
+    let target = server.addr().to_string();
+    let cluster = Cluster::open(&ConnectOptions::parse(&target).expect("target")).expect("up");
+    let (mirror, _) = mirror::mirror(&cluster).expect("mirrored");
+    let mut shell = Shell::connected(mirror, Settings::default(), Box::new(cluster));
+    let explain = "EXPLAIN SELECT * FROM elsewhere.t WHERE k = 1;";
+    assert!(shell.run("<test>", &statement(explain)).failed);
+    let created = widerow(&[
+        "--connect",
+        &target,
+        "-e",
+        "CREATE KEYSPACE elsewhere WITH replication = {'class': 'SimpleStrategy', \
+         'replication_factor': 1}; CREATE TABLE elsewhere.t (k int PRIMARY KEY)",
+    ]);
+    assert!(created.status.success(), "{}", text(&created));
+    // The shell compares the cluster's schema version at most once a second
+    // and copies the mirror again when it moved.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let reply = shell.run("<test>", &statement(explain));
+        if !reply.failed {
+            assert!(reply.stdout().contains("point-lookup"), "{reply:?}");
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "never seen: {reply:?}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}

@@ -33,6 +33,7 @@ const SYSTEM: Request = Request {
 
 /// A data-less session shaped as the cluster is now.
 pub fn mirror(cluster: &Cluster) -> Result<(Session, Gaps), Error> {
+    cluster.mark_mirrored();
     let ring = ring(cluster)?;
     let mut ctx = PlanContext::new();
     ctx.ring = ring;

@@ -3,9 +3,9 @@
 //! driver.
 //!
 //! The cluster executes; widerow plans. A [`Cluster`] is one driver session
-//! with its own small runtime, used from blocking code as the shell is:
-//! each statement waits for its answer, so the runtime runs only while a
-//! request is out. Its answers come back as [`ResultSet`]s
+//! with its own small runtime (one worker thread, where the driver keeps its
+//! connections), used from blocking code as the shell is: each statement
+//! waits for its answer. Its answers come back as [`ResultSet`]s
 //! ([`rows`] reads them with the server's own value codec), so the shell's
 //! renderers, JSON Lines and CSV print a cluster's rows exactly as they
 //! print widerow's. [`mirror`] copies the cluster's schema and token ring
@@ -33,11 +33,15 @@ use scylla::statement::unprepared::Statement;
 use crate::cluster::ConsistencyLevel;
 use crate::error::{Error, ErrorKind};
 use crate::exec::ResultSet;
+use crate::types::Value;
 
 /// cqlsh's defaults for `--connect-timeout` and `--request-timeout`.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// See [`DEFAULT_CONNECT_TIMEOUT`].
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How often the shell asks whether the cluster's schema changed under it.
+pub const SCHEMA_CHECK_INTERVAL: Duration = Duration::from_secs(1);
 
 /// Where the cluster is and how to log in, as cqlsh's flags give them.
 #[derive(Debug, Clone)]
@@ -105,6 +109,9 @@ pub struct Cluster {
     /// Statements prepared so far, by text: COPY FROM binds one statement
     /// for every row and prepares it once.
     prepared: std::sync::Mutex<std::collections::HashMap<String, PreparedStatement>>,
+    /// The schema version (`system.local`) the mirror was made at, and
+    /// when it was last compared with the cluster's.
+    mirrored: std::sync::Mutex<Option<(Value, std::time::Instant)>>,
 }
 
 impl fmt::Debug for Cluster {
@@ -118,7 +125,10 @@ impl fmt::Debug for Cluster {
 impl Cluster {
     /// Connects, or says why not: no node answering, a refused login.
     pub fn open(options: &ConnectOptions) -> Result<Cluster, Error> {
-        let runtime = tokio::runtime::Builder::new_current_thread()
+        // One worker thread: the driver's own tasks (topology events,
+        // keepalives) run while the shell waits for its user.
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
             .enable_all()
             .build()
             .map_err(|e| Error::new(ErrorKind::ServerError, format!("no runtime: {e}")))?;
@@ -158,7 +168,51 @@ impl Cluster {
             driver,
             contact,
             prepared: Default::default(),
+            mirrored: Default::default(),
         })
+    }
+
+    /// Remembers the cluster's schema version as the one the mirror was
+    /// made at.
+    fn mark_mirrored(&self) {
+        let version = self.schema_version().unwrap_or(Value::Null);
+        if let Ok(mut seen) = self.mirrored.lock() {
+            *seen = Some((version, std::time::Instant::now()));
+        }
+    }
+
+    /// Whether the cluster's schema changed since the mirror was made (by
+    /// another client; this shell's own changes are followed as they are
+    /// sent). The version is asked for at most once every
+    /// [`SCHEMA_CHECK_INTERVAL`], so a fast script pays nothing for it.
+    pub fn changed_since_mirror(&self) -> bool {
+        let Ok(mut seen) = self.mirrored.lock() else {
+            return true;
+        };
+        let Some((version, checked)) = seen.as_mut() else {
+            return true;
+        };
+        if checked.elapsed() < SCHEMA_CHECK_INTERVAL {
+            return false;
+        }
+        *checked = std::time::Instant::now();
+        let known = version.clone();
+        drop(seen);
+        self.schema_version().is_some_and(|now| now != known)
+    }
+
+    fn schema_version(&self) -> Option<Value> {
+        let request = Request {
+            consistency: ConsistencyLevel::One,
+            serial_consistency: ConsistencyLevel::Serial,
+            page_size: None,
+            tracing: false,
+        };
+        let sent = self
+            .execute("SELECT schema_version FROM system.local", &request)
+            .ok()?;
+        let row = sent.result.rows.first()?;
+        row.first().cloned()
     }
 
     /// The contact point, as `HOST:PORT`.
@@ -373,5 +427,9 @@ impl crate::shell::Remote for Cluster {
 
     fn contact(&self) -> String {
         self.contact.clone()
+    }
+
+    fn changed(&mut self) -> bool {
+        self.changed_since_mirror()
     }
 }

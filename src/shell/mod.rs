@@ -298,6 +298,7 @@ impl Shell {
     }
 
     fn cql(&mut self, source: &str, statement: &ScriptStatement) -> Reply {
+        self.refresh_mirror();
         if let Some(rest) = explain_target(&statement.text) {
             return match self.session.explain(rest) {
                 Ok(plan) => Reply::out(trace::explain(&self.session, &plan)),

@@ -100,6 +100,10 @@ pub trait Remote: fmt::Debug {
 
     /// `HOST:PORT` of the contact point, for SHOW HOST.
     fn contact(&self) -> String;
+
+    /// Whether the cluster's schema changed since the last
+    /// [`Remote::mirror`] (another client's change).
+    fn changed(&mut self) -> bool;
 }
 
 impl Shell {
@@ -211,16 +215,16 @@ impl Shell {
         }
     }
 
-    /// Keeps the mirror in step after the cluster accepted a schema change
-    /// or a USE; when the mirror refuses what the cluster accepted, it is
-    /// copied again from the cluster.
-    fn follow(&mut self, statement: &Statement, cql: &str) {
-        if !is_schema_statement(statement) || matches!(statement, Statement::Role(_)) {
-            return;
+    /// Copies the mirror again when the cluster's schema changed since it
+    /// was made.
+    pub(super) fn refresh_mirror(&mut self) {
+        if self.remote.as_mut().is_some_and(|remote| remote.changed()) {
+            self.remirror();
         }
-        if self.session.execute(cql).is_ok() {
-            return;
-        }
+    }
+
+    /// A fresh mirror, keeping the keyspace and the levels in use.
+    fn remirror(&mut self) {
         let Some(remote) = &mut self.remote else {
             return;
         };
@@ -232,6 +236,18 @@ impl Shell {
                 let _ = fresh.execute(&format!("USE \"{}\"", keyspace.replace('"', "\"\"")));
             }
             self.session = fresh;
+        }
+    }
+
+    /// Keeps the mirror in step after the cluster accepted a schema change
+    /// or a USE; when the mirror refuses what the cluster accepted, it is
+    /// copied again from the cluster.
+    fn follow(&mut self, statement: &Statement, cql: &str) {
+        if !is_schema_statement(statement) || matches!(statement, Statement::Role(_)) {
+            return;
+        }
+        if self.session.execute(cql).is_err() {
+            self.remirror();
         }
     }
 }
