@@ -45,6 +45,7 @@ pub use rows::Rows;
 pub use select::result_columns;
 
 pub(crate) use bind::{marker_offsets, Binds};
+#[cfg(feature = "server")]
 pub(crate) use functions::decode_native;
 pub(crate) use functions::FunctionContext;
 pub(crate) use schema::{run_schema, sync_storage};

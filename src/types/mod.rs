@@ -30,5 +30,6 @@ pub use coerce::coerce;
 pub use coerce_term::{coerce_term, term_text, NotConstant, NotConstantReason, TermError};
 pub use data_type::{DataType, UdtLookup};
 pub use duration::{duration_to_string, parse_duration};
+#[cfg(feature = "server")]
 pub(crate) use format::uuid_text;
 pub use value::{CqlDuration, Decimal, Value};

@@ -33,6 +33,7 @@ pub(crate) mod decimal;
 mod resolve;
 mod time;
 
+#[cfg(feature = "server")]
 pub(crate) use blob::decode as decode_native;
 pub(crate) use resolve::Kind;
 
