@@ -526,3 +526,32 @@ fn another_clients_schema_change_reaches_the_mirror() {
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
 }
+
+#[test]
+fn tracing_on_shows_the_clusters_trace_beside_the_prediction() {
+    let server = TestServer::start(Session::new()).expect("server starts");
+    let target = server.addr().to_string();
+    let script = "CREATE KEYSPACE traced WITH replication = {'class': 'SimpleStrategy', \
+                  'replication_factor': 3};\n\
+                  CREATE TABLE traced.t (k int PRIMARY KEY, v text);\n\
+                  INSERT INTO traced.t (k, v) VALUES (7, 'x');\n\
+                  CONSISTENCY QUORUM;\nTRACING ON;\n\
+                  SELECT v FROM traced.t WHERE k = 7;\n";
+    let path = std::env::temp_dir().join(format!("widerow-traced-{}.cql", std::process::id()));
+    std::fs::write(&path, script).expect("written");
+    let out = widerow(&["--connect", &target, "-f", path.to_str().expect("utf-8")]);
+    let _ = std::fs::remove_file(&path);
+    let shown = text(&out);
+    assert!(out.status.success(), "{shown}");
+    assert!(shown.contains("Tracing session: "), "{shown}");
+    // Text goes to the first node by address; at QUORUM of three replicas
+    // (node4, node1, node2 for token 1634052884888577606) it waits for two.
+    assert!(
+        shown.contains("coordinator    predicted 127.0.0.1 · traced 127.0.0.1"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("agree: the cluster did what widerow predicted"),
+        "{shown}"
+    );
+}
