@@ -62,16 +62,18 @@ impl Rule for AllowFiltering {
             return;
         }
         let filter = plan.filters.join(" AND ");
+        let nodes = match plan.nodes.len() {
+            1 => "1 node".to_string(),
+            n => format!("{n} nodes"),
+        };
         let message = match (plan.class == QueryClass::ScatterGather, filter.is_empty()) {
             (true, true) => format!(
-                "ALLOW FILTERING scans every partition of {} on {} nodes",
-                plan.table,
-                plan.nodes.len()
+                "ALLOW FILTERING scans every partition of {} on {nodes}",
+                plan.table
             ),
             (true, false) => format!(
-                "ALLOW FILTERING scans every partition of {} on {} nodes and keeps only the rows where {filter}",
-                plan.table,
-                plan.nodes.len()
+                "ALLOW FILTERING scans every partition of {} on {nodes} and keeps only the rows where {filter}",
+                plan.table
             ),
             (false, _) => format!(
                 "ALLOW FILTERING reads whole partitions of {} and keeps only the rows where {filter}",
