@@ -135,6 +135,7 @@ async function placeRows(split) {
 
 async function control(change) {
   say('Changing the cluster…');
+  document.body.dataset.ready = 'false';
   try {
     const answer = await api('/api/controls', { tab: state.tab, ...change });
     state.cluster = answer.cluster;
@@ -143,6 +144,7 @@ async function control(change) {
     await run();
   } catch (e) {
     say(`Error: ${e.message}`);
+    document.body.dataset.ready = 'true';
   }
 }
 

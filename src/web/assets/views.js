@@ -91,7 +91,7 @@ function partitionBlock(table, partition) {
     'data-token': partition.token,
     'data-hot': partition.hot ? 'true' : 'false',
   }, head, el('div', { class: 'scroll', tabindex: '0', role: 'region', 'aria-label': `rows of partition ${keyText}` },
-    el('table', {}, el('caption', { class: 'small', text: `Rows of partition ${keyText}` }), el('thead', {}, thead), body)));
+    el('table', {}, el('caption', { class: 'visually-hidden', text: `Rows of partition ${keyText}` }), el('thead', {}, thead), body)));
 }
 
 // The angle of a token on the ring: the minimum token at the top, tokens
