@@ -128,6 +128,12 @@ test('3. the status design + partition key: one hot partition, not a cluster sca
   assert.deepEqual(having(roles, 'asked'), []);
   assert.match(await page.textContent('#metrics'), /Hot partition \(pending\)/);
   await shot('3-status-hot-partition');
+  // The picture for the README: the wide row and ring, the plan and metrics.
+  const views = await page.$$eval('.views', vs => vs.map(v => { const r = v.getBoundingClientRect();
+    return { x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height }; }));
+  const top = views[0], bottom = views[1];
+  await page.screenshot({ path: `${SHOTS}/readme.png`, fullPage: true,
+    clip: { x: top.x, y: top.y, width: top.width, height: bottom.y + bottom.height - top.y } });
 });
 
 test('4. no partition key: scatter-gather reads every token range, every node\'s range marked', async () => {
