@@ -539,3 +539,40 @@ fn a_read_past_its_deadline_stops() {
     let focus = run(addr, &tab, "SELECT * FROM demo.orders_by_status;");
     assert_eq!(focus["error"], "ReadTimeout", "{focus}");
 }
+
+#[test]
+fn a_large_result_is_counted_and_cut() {
+    let addr = shared();
+    let tab = tab(addr);
+    let focus = run(addr, &tab, "SELECT * FROM demo.orders_by_status;");
+    assert_eq!(focus["rows_total"], 12_000);
+    assert_eq!(
+        focus["rows"].as_array().unwrap().len(),
+        widerow::web::api::MAX_ROWS
+    );
+    assert_eq!(focus["metrics"]["rows_returned"], 12_000);
+}
+
+#[test]
+fn connections_past_the_cap_are_closed() {
+    let addr = start(Config {
+        max_connections: 1,
+        ..local()
+    });
+    let held = TcpStream::connect(addr).unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    let mut refused = TcpStream::connect(addr).unwrap();
+    refused
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let _ = refused.write_all(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    let mut answer = Vec::new();
+    let _ = refused.read_to_end(&mut answer);
+    assert!(
+        answer.is_empty(),
+        "the second connection is closed unanswered"
+    );
+    drop(held);
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(post(addr, "/api/tab", &json!({})).0, 200);
+}

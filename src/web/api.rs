@@ -22,6 +22,10 @@ use super::{assets, hbase, presets};
 /// Most statements one request may run.
 pub const MAX_STATEMENTS: usize = 500;
 
+/// Most result rows an answer carries (the page shows fewer; the count
+/// says how many there were).
+pub const MAX_ROWS: usize = 200;
+
 /// Most nodes per data centre the node-count control accepts.
 pub const MAX_NODES: usize = 12;
 
@@ -322,6 +326,11 @@ fn focus_json(
     let mut record = match &outcome {
         Ok(result) => {
             let mut record = crate::render::json::result_json(None, line, result, true);
+            if let Some(rows) = record.get_mut("rows").and_then(Json::as_array_mut) {
+                let total = rows.len();
+                rows.truncate(MAX_ROWS);
+                record["rows_total"] = json!(total);
+            }
             record["plan"] = json!(result.plan.as_deref());
             record["facts"] = json!(crate::shell::trace::facts::facts(session, cql, result));
             record

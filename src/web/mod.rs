@@ -49,11 +49,14 @@ pub struct Config {
     pub max_body: usize,
     /// How long a tab's reads may run before they stop with ReadTimeout.
     pub timeouts: crate::deadline::Timeouts,
+    /// Most connections served at once; more are closed at once.
+    pub max_connections: usize,
 }
 
 impl Default for Config {
     /// The design map's default (127.0.0.1:8080), 64 tabs idle for at most
-    /// 30 minutes, bodies up to 256 KiB, Cassandra's read timeouts.
+    /// 30 minutes, bodies up to 256 KiB, Cassandra's read timeouts, 256
+    /// connections.
     fn default() -> Config {
         Config {
             host: IpAddr::from([127, 0, 0, 1]),
@@ -62,6 +65,7 @@ impl Default for Config {
             idle: Duration::from_secs(30 * 60),
             max_body: 256 * 1024,
             timeouts: crate::deadline::Timeouts::default(),
+            max_connections: 256,
         }
     }
 }
@@ -72,6 +76,7 @@ pub struct WebServer {
     listener: TcpListener,
     state: Arc<api::State>,
     max_body: usize,
+    connections: Arc<tokio::sync::Semaphore>,
 }
 
 impl WebServer {
@@ -97,6 +102,7 @@ impl WebServer {
             listener,
             state: Arc::new(state),
             max_body: config.max_body,
+            connections: Arc::new(tokio::sync::Semaphore::new(config.max_connections)),
         })
     }
 
@@ -112,10 +118,16 @@ impl WebServer {
             tokio::select! {
                 _ = &mut stop => return,
                 accepted = self.listener.accept() => {
-                    if let Ok((stream, _)) = accepted {
-                        let state = Arc::clone(&self.state);
-                        tokio::spawn(connection(stream, state, self.max_body));
-                    }
+                    let Ok((stream, _)) = accepted else { continue };
+                    let Ok(permit) = Arc::clone(&self.connections).try_acquire_owned() else {
+                        continue;
+                    };
+                    let state = Arc::clone(&self.state);
+                    let max_body = self.max_body;
+                    tokio::spawn(async move {
+                        connection(stream, state, max_body).await;
+                        drop(permit);
+                    });
                 }
             }
         }

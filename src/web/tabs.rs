@@ -121,7 +121,6 @@ impl Tabs {
             let mut h = self.ids.build_hasher();
             h.write_u64(n);
             h.write_u64(salt);
-            h.write_u128(Instant::now().elapsed().as_nanos());
             h.finish()
         };
         format!("{:016x}{:016x}", half(1), half(2))

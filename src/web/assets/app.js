@@ -111,7 +111,7 @@ async function run() {
     drawCluster();
     draw();
     const f = state.focus;
-    say(f?.kind === 'error' ? `${f.error}: ${f.message}` : `${f?.class ?? 'done'} · ${views.count(f?.rows?.length ?? 0, 'row')}`);
+    say(f?.kind === 'error' ? `${f.error}: ${f.message}` : `${f?.class ?? 'done'} · ${views.count(f?.rows_total ?? 0, 'row')}`);
     shareUrl();
     await placeRows();
   } catch (e) {

@@ -271,7 +271,9 @@ export function error(container, focus) {
     el('p', { class: 'message' }, el('span', { class: 'error-kind', text: focus.error }), ': ',
       el('span', { class: 'error-message', text: focus.message })),
     statement,
-    focus.underline ? el('p', { class: 'small', text: 'The underlined relation is the one that needs filtering.' }) : null);
+    focus.underline ? el('p', { class: 'small', text: focus.message.includes('ALLOW FILTERING')
+      ? 'The underlined relation is the one that needs filtering.'
+      : 'Underlined: the part of the statement the error is about.' }) : null);
 }
 
 export function advice(container, focus, onTry) {
@@ -299,11 +301,12 @@ export function result(container, focus) {
     container.append(el('p', { class: 'idle', text: focus?.kind === 'ok' ? 'Done.' : '—' }));
     return;
   }
+  const total = focus.rows_total ?? focus.rows.length;
   const shown = focus.rows.slice(0, 50);
   const head = el('tr', {}, focus.columns.map(c => el('th', { scope: 'col', text: c })));
   const body = el('tbody', {}, shown.map(row => el('tr', {}, row.map(v =>
     el('td', { text: v === null ? 'null' : typeof v === 'object' ? JSON.stringify(v) : String(v) })))));
-  container.append(el('p', { class: 'small', text: `${count(focus.rows.length, 'row')}${focus.rows.length > 50 ? ', the first 50 shown' : ''}` }),
+  container.append(el('p', { class: 'small', text: `${count(total, 'row')}${total > 50 ? ', the first 50 shown' : ''}` }),
     el('div', { class: 'scroll', tabindex: '0', role: 'region', 'aria-label': 'result rows' },
       el('table', {}, el('thead', {}, head), body)));
 }
