@@ -210,6 +210,25 @@ test('a node taken down turns a QUORUM read into Unavailable', async () => {
   assert.equal(await page.inputValue('#consistency'), 'ONE');
 });
 
+test('a second data centre: a circle of its own, with replicas placed in each', async () => {
+  await page.selectOption('#model', 'orders');
+  await page.selectOption('#preset', 'key');
+  await page.check('#second-dc');
+  await page.click('#apply');
+  await page.waitForSelector('body[data-ready=true]');
+  assert.equal(await page.$$eval('#ring circle.circle', cs => cs.length), 2);
+  const byDc = await page.$$eval('#ring g.node', gs => gs.map(g => [g.dataset.datacenter, g.dataset.roles]));
+  assert.equal(byDc.length, 8);
+  for (const dc of ['datacenter1', 'dc2']) {
+    const replicas = byDc.filter(([d, roles]) => d === dc && roles.split(' ').includes('replica'));
+    assert.equal(replicas.length, 3, `RF 3 in ${dc}`);
+  }
+  await shot('9-two-datacenters');
+  await page.click('#reset');
+  await page.waitForFunction(() => document.getElementById('status').textContent.includes('back to'));
+  assert.equal(await page.$$eval('#node-toggles button', bs => bs.length), 4);
+});
+
 test('the HBase view: a time-ordered key piles onto the last region, a salted key spreads', async () => {
   await runPreset('status', 'key');
   await page.fill('#split', '1000');

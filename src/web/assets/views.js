@@ -107,44 +107,57 @@ function angleOf(token) {
 export function ring(container, cluster, focus) {
   container.replaceChildren();
   const nodes = focus?.facts?.nodes ?? cluster.nodes.map(n => ({ ...n }));
-  const size = 380, c = size / 2, r = 118;
+  const size = 380, c = size / 2;
   const root = svg('svg', { viewBox: `0 0 ${size} ${size}`, role: 'img',
     'aria-label': ringSummary(nodes, focus) });
-  root.append(svg('circle', { class: 'circle', cx: c, cy: c, r }));
+  // One circle per data centre, the first outside: each places its own
+  // replicas by walking its own nodes' tokens.
+  const datacenters = [...new Set(nodes.map(n => n.datacenter))];
   const tokens = focusTokens(focus);
   const coordinator = nodes.find(n => n.coordinator);
-  const at = token => { const a = angleOf(token); return [c + r * Math.cos(a), c + r * Math.sin(a)]; };
   const scanned = scannedRanges(focus, nodes);
-  const sorted = [...nodes].sort((a, b) => (BigInt(a.tokens[0]) < BigInt(b.tokens[0]) ? -1 : 1));
-  sorted.forEach((node, i) => {
-    const previous = sorted[(i + sorted.length - 1) % sorted.length];
-    if (!scanned.has(node.id) || sorted.length < 2) return;
-    root.append(arc(c, r, angleOf(previous.tokens[0]), angleOf(node.tokens[0])));
+  datacenters.forEach((dc, k) => {
+    const r = k === 0 ? 118 : Math.max(40, 118 - 50 * k);
+    const inner = k > 0;
+    const at = token => { const a = angleOf(token); return [c + r * Math.cos(a), c + r * Math.sin(a)]; };
+    const members = nodes.filter(n => n.datacenter === dc);
+    root.append(svg('circle', { class: 'circle', cx: c, cy: c, r, 'data-datacenter': dc }));
+    const sorted = [...members].sort((a, b) => (BigInt(a.tokens[0]) < BigInt(b.tokens[0]) ? -1 : 1));
+    sorted.forEach((node, i) => {
+      const previous = sorted[(i + sorted.length - 1) % sorted.length];
+      if (!scanned.has(node.id) || sorted.length < 2) return;
+      root.append(arc(c, r, angleOf(previous.tokens[0]), angleOf(node.tokens[0])));
+    });
+    for (const node of members) {
+      const [x, y] = at(node.tokens[0]);
+      const roles = ['coordinator', 'replica', 'contacted', 'asked', 'hot'].filter(key => node[key]);
+      if (scanned.has(node.id)) roles.push('range');
+      if (!node.up) roles.push('down');
+      const g = svg('g', { class: ['node', ...roles].join(' '), 'data-node': node.id, 'data-token': node.tokens[0],
+        'data-datacenter': dc, 'data-roles': roles.join(' '), 'data-up': String(node.up) });
+      g.append(svg('circle', { cx: x, cy: y, r: inner ? 12 : 17 }));
+      const a = angleOf(node.tokens[0]);
+      const labelX = c + (inner ? r - 30 : r + 42) * Math.cos(a);
+      const labelY = c + (inner ? r - 26 : r + 36) * Math.sin(a);
+      g.append(svg('text', { x: labelX, y: labelY - 6, 'text-anchor': 'middle' }, node.id));
+      g.append(svg('text', { class: 'tags', x: labelX, y: labelY + 8, 'text-anchor': 'middle' }, tagText(node)));
+      root.append(g);
+    }
+    for (const token of tokens) {
+      const [x, y] = at(token);
+      root.append(svg('circle', { class: 'token-mark', cx: x, cy: y, r: inner ? 5 : 6, 'data-token': token }));
+    }
   });
-  for (const node of nodes) {
-    const [x, y] = at(node.tokens[0]);
-    const roles = ['coordinator', 'replica', 'contacted', 'asked', 'hot'].filter(k => node[k]);
-    if (scanned.has(node.id)) roles.push('range');
-    if (!node.up) roles.push('down');
-    const g = svg('g', { class: ['node', ...roles].join(' '), 'data-node': node.id, 'data-token': node.tokens[0],
-      'data-roles': roles.join(' '), 'data-up': String(node.up) });
-    g.append(svg('circle', { cx: x, cy: y, r: 17 }));
-    const labelX = c + (r + 42) * Math.cos(angleOf(node.tokens[0]));
-    const labelY = c + (r + 36) * Math.sin(angleOf(node.tokens[0]));
-    g.append(svg('text', { x: labelX, y: labelY - 6, 'text-anchor': 'middle' }, node.id));
-    g.append(svg('text', { class: 'tags', x: labelX, y: labelY + 8, 'text-anchor': 'middle' }, tagText(node)));
-    root.append(g);
-  }
-  for (const token of tokens) {
-    const [x, y] = at(token);
-    root.append(svg('circle', { class: 'token-mark', cx: x, cy: y, r: 6, 'data-token': token }));
-  }
+  const labelY = datacenters.length > 1 ? size - 6 : c + 4;
   if (tokens.length === 1) {
-    root.append(svg('text', { class: 'token-label', x: c, y: c + 4, 'text-anchor': 'middle' }, `token ${tokens[0]}`));
+    root.append(svg('text', { class: 'token-label', x: c, y: labelY, 'text-anchor': 'middle' }, `token ${tokens[0]}`));
   } else if (focus?.class === 'scatter-gather') {
-    root.append(svg('text', { class: 'token-label', x: c, y: c + 4, 'text-anchor': 'middle' }, 'every token range'));
+    root.append(svg('text', { class: 'token-label', x: c, y: labelY, 'text-anchor': 'middle' }, 'every token range'));
   }
   container.append(root);
+  if (datacenters.length > 1) {
+    container.append(el('p', { class: 'small', text: `Outer circle ${datacenters[0]}; inner ${datacenters.slice(1).join(', ')}.` }));
+  }
   if (coordinator && focus?.plan) {
     const others = (focus.plan.nodes ?? []).filter(n => n !== coordinator.id);
     container.append(el('p', { class: 'route', text: others.length
