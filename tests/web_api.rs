@@ -576,3 +576,44 @@ fn connections_past_the_cap_are_closed() {
     std::thread::sleep(Duration::from_millis(200));
     assert_eq!(post(addr, "/api/tab", &json!({})).0, 200);
 }
+
+/// `widerow web` as a process: one `listening on http://…` line, exit 0 on
+/// SIGTERM; exit 1 when its port is taken.
+#[test]
+fn the_command_prints_its_address_stops_on_sigterm_and_fails_on_a_taken_port() {
+    use std::io::BufRead;
+    use std::process::{Command, Stdio};
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_widerow"))
+        .args(["web", "--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let port: u16 = line
+        .trim()
+        .strip_prefix("listening on http://127.0.0.1:")
+        .unwrap_or_else(|| panic!("{line:?}"))
+        .parse()
+        .unwrap();
+    let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+    assert_eq!(post(addr, "/api/tab", &json!({})).0, 200);
+
+    let taken = Command::new(env!("CARGO_BIN_EXE_widerow"))
+        .args(["web", "--port", &port.to_string()])
+        .output()
+        .unwrap();
+    assert_eq!(taken.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&taken.stderr).contains("cannot listen"));
+
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .unwrap();
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+}
