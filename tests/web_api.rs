@@ -189,6 +189,17 @@ fn the_seeds_four_cases() {
     assert_eq!(partitions[0]["hot"], true);
     assert_eq!(nodes_with(&status, "hot"), nodes_with(&status, "replica"));
     assert!(nodes_with(&status, "asked").is_empty());
+    let rules: Vec<&str> = status["lint"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["rule"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        rules,
+        ["hot-partition"],
+        "the design is judged where it is queried"
+    );
 
     // 4. No partition key: a scatter-gather, every partition in token order.
     let scan = run(addr, &tab, &preset("inbox", "scan"));

@@ -343,17 +343,51 @@ fn focus_json(
             record
         }
     };
+    let table = match &outcome {
+        Ok(result) => result.plan.as_ref().map(|p| p.table.clone()),
+        Err(_) => record["partial"]["table"].as_str().map(str::to_string),
+    };
     record["cql"] = json!(cql);
-    record["lint"] = lint_json(session, cql);
+    record["lint"] = lint_json(session, cql, table.as_deref().filter(|t| !t.contains(", ")));
     record["suggestion"] = suggestion_json(session, cql, &outcome);
     record
 }
 
-/// The linter's findings on the statement against the tab's schema.
-fn lint_json(session: &Session, cql: &str) -> Json {
-    let mut linter =
-        crate::lint::Linter::with_context(session.context().clone(), Default::default());
-    let findings = linter.lint_str("query.cql", cql);
+/// The linter's findings on the statement and on the design it reads: the
+/// tab's schema is linted with it, and the findings kept are those on the
+/// statement, its table (and that table's indexes) and its keyspace — so
+/// the `status`-keyed table is called a hot partition where it is queried.
+fn lint_json(session: &Session, cql: &str, table: Option<&str>) -> Json {
+    let Some((keyspace, _)) = table.and_then(|t| t.split_once('.')) else {
+        let mut linter =
+            crate::lint::Linter::with_context(session.context().clone(), Default::default());
+        return findings_json(&linter.lint_str("query.cql", cql));
+    };
+    let table = table.unwrap_or_default();
+    let schema = crate::shell::describe::schema_statements(&session.context().catalog);
+    let mut text = schema.join("\n");
+    let query_line = text.lines().count() + 2;
+    text.push_str("\n\n");
+    text.push_str(cql);
+    let mut linter = crate::lint::Linter::new(Default::default());
+    let findings: Vec<crate::lint::Finding> = linter
+        .lint_str("query.cql", &text)
+        .into_iter()
+        .filter(|f| {
+            let Some(source) = &f.source else {
+                return false;
+            };
+            let head: String = source.text.split_whitespace().collect::<Vec<_>>().join(" ");
+            source.line >= query_line
+                || head.starts_with(&format!("CREATE TABLE {table} ("))
+                || (head.starts_with("CREATE") && head.contains(&format!(" ON {table} ")))
+                || head.starts_with(&format!("CREATE KEYSPACE {keyspace} "))
+        })
+        .collect();
+    findings_json(&findings)
+}
+
+fn findings_json(findings: &[crate::lint::Finding]) -> Json {
     let findings: Vec<Json> = findings
         .iter()
         .map(|f| {

@@ -127,6 +127,7 @@ test('3. the status design + partition key: one hot partition, not a cluster sca
   assert.deepEqual(having(roles, 'hot'), expected.replicas, 'the hot partition\'s replicas carry the load');
   assert.deepEqual(having(roles, 'asked'), []);
   assert.match(await page.textContent('#metrics'), /Hot partition \(pending\)/);
+  assert.match(await page.textContent('#advice'), /M002 hot-partition/, 'the linter names the design');
   await shot('3-status-hot-partition');
   // The picture for the README: the wide row and ring, the plan and metrics.
   const views = await page.$$eval('.views', vs => vs.map(v => { const r = v.getBoundingClientRect();
