@@ -205,6 +205,8 @@ test('a node taken down turns a QUORUM read into Unavailable', async () => {
   assert.equal(await page.textContent('#error .error-message'), 'Cannot achieve consistency level QUORUM');
   const down = await page.$$eval('#ring g.node[data-up=false]', gs => gs.map(g => g.dataset.node).sort());
   assert.deepEqual(down, [replicas[0], replicas[1]].sort());
+  assert.deepEqual(having(await nodeRoles(), 'replica'), replicas, 'the replicas it could not reach are shown');
+  assert.doesNotMatch(await page.textContent('#error'), /null/);
   await shot('7-unavailable');
   await page.click('#reset');
   await page.waitForFunction(() => document.getElementById('status').textContent.includes('back to'));

@@ -106,7 +106,7 @@ function angleOf(token) {
 // The ring: every node at its first token, tagged with its part.
 export function ring(container, cluster, focus) {
   container.replaceChildren();
-  const nodes = focus?.facts?.nodes ?? cluster.nodes.map(n => ({ ...n }));
+  const nodes = focus?.facts?.nodes ?? fromPartial(cluster, focus?.partial);
   const size = 380, c = size / 2;
   const root = svg('svg', { viewBox: `0 0 ${size} ${size}`, role: 'img',
     'aria-label': ringSummary(nodes, focus) });
@@ -163,6 +163,17 @@ export function ring(container, cluster, focus) {
     container.append(el('p', { class: 'route', text: others.length
       ? `client → ${coordinator.id} → ${others.join(', ')}` : `client → ${coordinator.id} (answers itself)` }));
   }
+}
+
+// The ring's nodes for a statement that did not run: the coordinator and
+// the replicas of the partitions the planner had named before it stopped.
+function fromPartial(cluster, partial) {
+  const targets = partial?.partitions?.kind === 'keys' ? partial.partitions.partitions : [];
+  return cluster.nodes.map(n => ({
+    ...n,
+    coordinator: partial?.coordinator === n.id,
+    replica: targets.some(t => t.replicas.includes(n.id)),
+  }));
 }
 
 // The nodes whose token range (ending at their first token) the statement
@@ -283,10 +294,12 @@ export function error(container, focus) {
   container.append(
     el('p', { class: 'message' }, el('span', { class: 'error-kind', text: focus.error }), ': ',
       el('span', { class: 'error-message', text: focus.message })),
-    statement,
-    focus.underline ? el('p', { class: 'small', text: focus.message.includes('ALLOW FILTERING')
+    statement);
+  if (focus.underline) {
+    container.append(el('p', { class: 'small', text: focus.message.includes('ALLOW FILTERING')
       ? 'The underlined relation is the one that needs filtering.'
-      : 'Underlined: the part of the statement the error is about.' }) : null);
+      : 'Underlined: the part of the statement the error is about.' }));
+  }
 }
 
 export function advice(container, focus, onTry) {
