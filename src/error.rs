@@ -40,6 +40,17 @@ pub enum ErrorKind {
     /// A login refused (0x0100, the protocol's BAD_CREDENTIALS): a wrong
     /// password, an unknown role, a role that may not log in.
     AuthenticationError,
+    /// A write that passed its time limit on a real cluster (0x1100); only
+    /// connect mode meets it, as widerow's own writes have no replicas to
+    /// wait for.
+    WriteTimeout,
+    /// A real cluster's coordinator refusing work it has no room for
+    /// (0x1001); met in connect mode.
+    Overloaded,
+    /// No node of a real cluster could be reached (connect mode): the
+    /// driver's error, never a server's, so it has no protocol code of its
+    /// own and none goes on the wire.
+    NoHostAvailable,
 }
 
 impl ErrorKind {
@@ -56,6 +67,10 @@ impl ErrorKind {
             ErrorKind::ServerError => "ServerError",
             // The Python driver's exception for a refused login.
             ErrorKind::AuthenticationError => "AuthenticationFailed",
+            ErrorKind::WriteTimeout => "WriteTimeout",
+            // The Python driver raises the message class itself.
+            ErrorKind::Overloaded => "OverloadedErrorMessage",
+            ErrorKind::NoHostAvailable => "NoHostAvailable",
         }
     }
 
@@ -71,6 +86,9 @@ impl ErrorKind {
             ErrorKind::ReadTimeout => 0x1200,
             ErrorKind::ServerError => 0x0000,
             ErrorKind::AuthenticationError => 0x0100,
+            ErrorKind::WriteTimeout => 0x1100,
+            ErrorKind::Overloaded => 0x1001,
+            ErrorKind::NoHostAvailable => 0x0000,
         }
     }
 }
@@ -293,7 +311,9 @@ impl Error {
             ErrorKind::SyntaxException => {
                 return format!("{}: {}", self.kind.name(), self.message);
             }
-            ErrorKind::ConfigurationException | ErrorKind::ServerError => {
+            ErrorKind::ConfigurationException
+            | ErrorKind::ServerError
+            | ErrorKind::NoHostAvailable => {
                 return format!("{}: {}", self.kind.name(), self.message);
             }
             ErrorKind::InvalidRequest => "Invalid query",
@@ -303,6 +323,10 @@ impl Error {
                 "Coordinator node timed out waiting for replica nodes' responses"
             }
             ErrorKind::AuthenticationError => "Bad credentials",
+            ErrorKind::WriteTimeout => {
+                "Coordinator node timed out waiting for replica nodes' responses"
+            }
+            ErrorKind::Overloaded => "Coordinator node overloaded",
         };
         let mut text = format!(
             "{}: Error from server: code={:04x} [{}] message=\"{}\"",

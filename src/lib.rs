@@ -30,6 +30,8 @@
 
 pub mod auth;
 pub mod cluster;
+#[cfg(feature = "connect")]
+pub mod connect;
 pub mod deadline;
 pub mod diagnostic;
 pub mod error;

@@ -40,6 +40,9 @@ pub struct Cli {
     #[command(flatten)]
     pub cluster: ClusterArgs,
 
+    #[command(flatten)]
+    pub connect: ConnectArgs,
+
     /// Read the configuration from FILE instead of the `widerow.toml` found
     /// in the current directory or above it.
     #[arg(long, value_name = "FILE", global = true)]
@@ -189,6 +192,69 @@ impl ClusterArgs {
         .filter_map(|(key, value)| value.map(|v| (key, v)))
         .collect()
     }
+}
+
+/// Connect mode: the shell in front of a real cluster, with cqlsh's flags.
+#[derive(Debug, Args)]
+pub struct ConnectArgs {
+    /// Send statements to the cluster at HOST[:PORT] (9042 unless given);
+    /// widerow explains and lints them on a mirror of its schema and ring.
+    #[arg(long, value_name = "HOST[:PORT]", global = true)]
+    pub connect: Option<String>,
+
+    /// The user to log in as (cqlsh's `-u`); also from cqlshrc.
+    #[arg(
+        short = 'u',
+        long,
+        value_name = "USERNAME",
+        requires = "connect",
+        global = true
+    )]
+    pub username: Option<String>,
+
+    /// The password (cqlsh's `-p`); also from cqlshrc.
+    #[arg(
+        short = 'p',
+        long,
+        value_name = "PASSWORD",
+        requires = "connect",
+        global = true
+    )]
+    pub password: Option<String>,
+
+    /// Seconds the first connection may take (cqlsh's default, 5).
+    #[arg(long, value_name = "SECONDS", requires = "connect", global = true)]
+    pub connect_timeout: Option<f64>,
+
+    /// Seconds one request may take (cqlsh's default, 10).
+    #[arg(long, value_name = "SECONDS", requires = "connect", global = true)]
+    pub request_timeout: Option<f64>,
+
+    /// The native protocol version; the driver speaks v4 only.
+    #[arg(long, value_name = "VERSION", requires = "connect", global = true)]
+    pub protocol_version: Option<u8>,
+
+    /// Print the linter's findings before a scatter-gather or ALLOW
+    /// FILTERING query is sent.
+    #[arg(long = "lint", global = true)]
+    pub lint: bool,
+
+    /// Refuse to send a query of this class (`scatter-gather`): an error
+    /// naming the rule, and exit status 2 in scripts.
+    #[arg(long, value_enum, value_name = "CLASS", global = true)]
+    pub refuse: Option<RefuseClass>,
+
+    /// Where cqlsh's configuration is read for credentials (default
+    /// `~/.cassandra/cqlshrc`).
+    #[arg(long, value_name = "FILE", requires = "connect", global = true)]
+    pub cqlshrc: Option<PathBuf>,
+}
+
+/// The query classes `--refuse` can keep from being sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RefuseClass {
+    /// Queries without a partition key, which read every node.
+    ScatterGather,
 }
 
 /// The subcommands.

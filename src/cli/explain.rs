@@ -16,31 +16,40 @@ use super::inputs::Input;
 use super::report::{human_error, json_record};
 use super::session;
 
-/// Runs `widerow explain`.
+/// The context the cluster flags and `--schema` describe, and whether a
+/// schema statement failed.
+fn local_context(
+    cluster: &ClusterArgs,
+    config: Option<&std::path::Path>,
+) -> Result<(PlanContext, bool), String> {
+    let mut ctx = session::context(cluster)?;
+    *ctx.catalog.settings_mut() = session::schema_settings(cluster, config)?;
+    let failures = session::load_schema(&mut ctx, cluster)?;
+    Ok((ctx, failures > 0))
+}
+
+/// Runs `widerow explain`: on the context `live` gives (`--connect`'s
+/// cluster, or why it could not be reached), or on the flags' own.
 pub fn run(
     args: &ExplainArgs,
     cluster: &ClusterArgs,
     output: &OutputArgs,
     config: Option<&std::path::Path>,
+    live: Option<Result<PlanContext, String>>,
 ) -> ExitCode {
-    let settings = session::context(cluster)
-        .and_then(|ctx| Ok((ctx, session::schema_settings(cluster, config)?)));
-    let mut ctx = match settings {
-        Ok((mut ctx, settings)) => {
-            *ctx.catalog.settings_mut() = settings;
-            ctx
-        }
-        Err(message) => {
+    let (mut ctx, mut refused) = match live {
+        Some(Ok(ctx)) => (ctx, false),
+        Some(Err(message)) => {
             eprintln!("widerow: {message}");
             return ExitCode::from(2);
         }
-    };
-    let mut refused = match session::load_schema(&mut ctx, cluster) {
-        Ok(failures) => failures > 0,
-        Err(message) => {
-            eprintln!("widerow: {message}");
-            return ExitCode::from(2);
-        }
+        None => match local_context(cluster, config) {
+            Ok(started) => started,
+            Err(message) => {
+                eprintln!("widerow: {message}");
+                return ExitCode::from(2);
+            }
+        },
     };
     let mut inputs: Vec<Result<Input, String>> =
         args.files.iter().map(|p| Input::open(p)).collect();

@@ -149,7 +149,20 @@ pub fn run(args: &LintArgs, cli: &Cli) -> ExitCode {
         return ExitCode::SUCCESS;
     }
 
-    let context = session::context(&cli.cluster).and_then(|mut context| {
+    // `--connect`: the live cluster's schema is linted as a schema file
+    // given as a path is, on the cluster's own ring.
+    let live = match &cli.connect.connect {
+        Some(target) => match super::connect::live_schema(cli, target) {
+            Ok((text, ctx)) => Some(("<cluster>".to_string(), text, ctx)),
+            Err(message) => return could_not_run(message),
+        },
+        None => None,
+    };
+    let base = match &live {
+        Some((_, _, ctx)) => Ok(ctx.clone()),
+        None => session::context(&cli.cluster),
+    };
+    let context = base.and_then(|mut context| {
         // Lint reads statements as a run would, within the same limits.
         context.limits = session::limits(&cli.cluster, cli.config.as_deref())?;
         Ok(context)
@@ -160,6 +173,10 @@ pub fn run(args: &LintArgs, cli: &Cli) -> ExitCode {
     };
     let mut linter = Linter::with_context(context, file.lint);
     let mut findings: Vec<Finding> = Vec::new();
+    if let Some((name, text, _)) = &live {
+        // Judged as a schema file given as a path is: its findings count.
+        findings.extend(linter.lint_str(name, text));
+    }
     if let Some(schema) = &cli.cluster.schema {
         let text = match std::fs::read_to_string(schema) {
             Ok(text) => text,

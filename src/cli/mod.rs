@@ -1,6 +1,7 @@
 //! The command line: reads the flags and hands over to a mode.
 
 mod args;
+mod connect;
 mod explain;
 mod helper;
 mod inputs;
@@ -48,7 +49,12 @@ pub fn main() -> ExitCode {
     match &cli.command {
         Some(Command::Parse(args)) => parse::run(args, &cli.output),
         Some(Command::Explain(args)) => {
-            explain::run(args, &cli.cluster, &cli.output, cli.config.as_deref())
+            let live = cli
+                .connect
+                .connect
+                .as_ref()
+                .map(|target| connect::live_context(&cli, target));
+            explain::run(args, &cli.cluster, &cli.output, cli.config.as_deref(), live)
         }
         Some(Command::Lint(args)) => lint::run(args, &cli),
         Some(Command::Rules) => lint::list_rules(&cli.output),

@@ -46,18 +46,23 @@ type LineEditor = Editor<ReplHelper, DefaultHistory>;
 
 /// Runs the interactive session until EXIT, QUIT or Ctrl-D.
 pub fn run(cli: &Cli) -> ExitCode {
-    let session = match session::start_session(&cli.cluster, cli.config.as_deref(), false) {
-        Ok((session, _)) => session,
+    let settings = session::settings(cli, true, false);
+    let machine = settings.format.is_machine();
+    let color = settings.color;
+    let shell = match &cli.connect.connect {
+        Some(target) => super::connect::open_shell(cli, target, settings),
+        None => session::start_session(&cli.cluster, cli.config.as_deref(), false)
+            .map(|(session, _)| Shell::new(session, settings)),
+    };
+    let shell = match shell {
+        Ok(shell) => shell,
         Err(message) => {
             eprintln!("widerow: {message}");
             return ExitCode::from(1);
         }
     };
-    let settings = session::settings(cli, true, false);
-    let machine = settings.format.is_machine();
-    let color = settings.color;
     let mut repl = Repl {
-        shell: Rc::new(RefCell::new(Shell::new(session, settings))),
+        shell: Rc::new(RefCell::new(shell)),
         pending: Rc::new(RefCell::new(Pending::new(LINE_COMMANDS))),
         empty_lines: 0,
         history: history_file(),

@@ -19,11 +19,21 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use widerow::shell::copy::is_end_of_data;
-use widerow::shell::{Reply, Shell, LINE_COMMANDS};
+use widerow::shell::{Reply, Settings, Shell, LINE_COMMANDS};
 
 use super::args::{Cli, OnError};
 use super::inputs::Input;
 use super::session;
+
+/// The shell statements run in: in front of `--connect`'s cluster, or on a
+/// session the cluster flags shape, with the `--schema` file's failures.
+fn start_shell(cli: &Cli, stop: bool, settings: Settings) -> Result<(Shell, usize), String> {
+    if let Some(target) = &cli.connect.connect {
+        return super::connect::open_shell(cli, target, settings).map(|shell| (shell, 0));
+    }
+    let (session, failures) = session::start_session(&cli.cluster, cli.config.as_deref(), stop)?;
+    Ok((Shell::new(session, settings), failures))
+}
 
 /// Runs every statement of `input`; `execute` tells `-e` text, whose last
 /// statement needs no `;` (cqlsh appends one), from a script.
@@ -36,19 +46,17 @@ pub fn run(input: Result<Input, String>, execute: bool, cli: &Cli) -> ExitCode {
         }
     };
     let stop = cli.on_error == OnError::Stop;
-    let (session, schema_failures) =
-        match session::start_session(&cli.cluster, cli.config.as_deref(), stop) {
-            Ok(started) => started,
-            Err(message) => {
-                eprintln!("widerow: {message}");
-                return ExitCode::from(1);
-            }
-        };
+    let settings = session::settings(cli, false, cli.file.is_some());
+    let (mut shell, schema_failures) = match start_shell(cli, stop, settings) {
+        Ok(started) => started,
+        Err(message) => {
+            eprintln!("widerow: {message}");
+            return ExitCode::from(1);
+        }
+    };
     if schema_failures > 0 && stop {
         return ExitCode::from(2);
     }
-    let settings = session::settings(cli, false, cli.file.is_some());
-    let mut shell = Shell::new(session, settings);
     let mut out = Writer::new(!input.is_file);
     out.failed = schema_failures > 0;
     let name = input.name.clone();

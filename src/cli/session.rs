@@ -198,6 +198,8 @@ pub fn settings(cli: &Cli, interactive: bool, file: bool) -> Settings {
         format,
         color: cli.output.use_color(terminal),
         interactive,
+        lint_before_send: cli.connect.lint,
+        refuse_scatter_gather: cli.connect.refuse == Some(super::args::RefuseClass::ScatterGather),
         ..Settings::default()
     }
 }

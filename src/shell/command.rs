@@ -347,6 +347,17 @@ impl Shell {
                 Some(stdin) => super::copy::copy_with_stdin(self, &text, stdin),
                 None => super::copy::copy(self, &text),
             },
+            Command::Save(_) | Command::Cluster(_) if self.remote.is_some() => {
+                Reply::error(format!(
+                    "{} works on widerow's in-memory cluster only, not in connect mode\n",
+                    statement
+                        .text
+                        .split_whitespace()
+                        .next()
+                        .unwrap_or("")
+                        .to_uppercase()
+                ))
+            }
             Command::Save(path) => match save::save(&self.session, &path) {
                 Ok(text) => Reply::out(text),
                 Err(error) => self.report(source, statement, &error),
@@ -420,6 +431,13 @@ impl Shell {
         let lower = what.to_ascii_lowercase();
         match lower.split_whitespace().next().unwrap_or("") {
             "version" => Reply::line(super::version_line()),
+            "host" if self.remote.is_some() => Reply::line(format!(
+                "Connected to cluster at {}",
+                self.remote
+                    .as_ref()
+                    .map(|r| r.contact())
+                    .unwrap_or_default()
+            )),
             "host" => Reply::line(format!(
                 "Connected to widerow at {} (simulated)",
                 self.session

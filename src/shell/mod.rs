@@ -14,9 +14,11 @@ pub mod command;
 pub mod complete;
 pub mod copy;
 pub mod describe;
+pub mod gate;
 pub mod help;
 pub mod highlight;
 pub mod input;
+pub mod remote;
 pub mod report;
 pub mod save;
 pub mod trace;
@@ -34,6 +36,7 @@ use crate::syntax::lexer::{Lexer, TokenKind};
 use crate::syntax::script::ScriptStatement;
 
 pub use command::{Command, Toggle, LINE_COMMANDS};
+pub use remote::Remote;
 
 /// What cqlsh prints when the input ends inside a statement not closed by
 /// `;` (cqlsh.md §1.3).
@@ -80,6 +83,11 @@ pub struct Settings {
     pub interactive: bool,
     /// SERIAL CONSISTENCY.
     pub serial_consistency: ConsistencyLevel,
+    /// `--lint`: the linter's findings before a scatter-gather or
+    /// filtering query is sent (see [`gate`]).
+    pub lint_before_send: bool,
+    /// `--refuse scatter-gather`: such a query is not sent.
+    pub refuse_scatter_gather: bool,
 }
 
 impl Default for Settings {
@@ -92,6 +100,8 @@ impl Default for Settings {
             color: false,
             interactive: false,
             serial_consistency: ConsistencyLevel::Serial,
+            lint_before_send: false,
+            refuse_scatter_gather: false,
         }
     }
 }
@@ -154,6 +164,8 @@ pub struct Shell {
     source_depth: usize,
     history: VecDeque<String>,
     history_shown: usize,
+    /// The cluster statements run on in connect mode.
+    remote: Option<Box<dyn Remote>>,
 }
 
 impl Shell {
@@ -167,6 +179,7 @@ impl Shell {
             source_depth: 0,
             history: VecDeque::new(),
             history_shown: 50,
+            remote: None,
         }
     }
 
@@ -285,12 +298,26 @@ impl Shell {
     }
 
     fn cql(&mut self, source: &str, statement: &ScriptStatement) -> Reply {
+        self.refresh_mirror();
         if let Some(rest) = explain_target(&statement.text) {
             return match self.session.explain(rest) {
                 Ok(plan) => Reply::out(trace::explain(&self.session, &plan)),
                 Err(refused) => self.report_refused(source, statement, *refused),
             };
         }
+        let findings = match self.gate(source, statement) {
+            gate::Gate::Refuse(reply) => return reply,
+            gate::Gate::Send(findings) => findings,
+        };
+        let mut reply = match self.remote.is_some() {
+            true => self.remote_cql(source, statement),
+            false => self.local_cql(source, statement),
+        };
+        reply.err.insert_str(0, &findings);
+        reply
+    }
+
+    fn local_cql(&mut self, source: &str, statement: &ScriptStatement) -> Reply {
         // The shell pages as cqlsh does (100 rows) until PAGING OFF, and
         // what Cassandra refuses only when paged follows it.
         self.session.set_page_size(self.settings.page_size);
@@ -320,7 +347,10 @@ impl Shell {
             page_size: self.settings.page_size,
         };
         let pages = match self.settings.format {
-            Format::Json => return Reply::line(result_record(None, statement.line, result, true)),
+            Format::Json => {
+                let metrics = !self.is_connected();
+                return Reply::line(result_record(None, statement.line, result, metrics));
+            }
             Format::Csv => return self.render_csv(result),
             Format::Expanded => expanded_pages(result, &options),
             Format::Table if self.settings.expand => expanded_pages(result, &options),

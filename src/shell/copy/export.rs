@@ -129,7 +129,7 @@ fn select(
     if !bounds.is_empty() {
         query.push_str(&format!(" WHERE {}", bounds.join(" AND ")));
     }
-    let result = shell.session_mut().execute(&query).map_err(|e| {
+    let result = shell.execute_remote(&query).map_err(|e| {
         format!(
             "Error for ({}, {}): {} (permanently given up after 0 rows and 1 attempts)",
             begin.map_or("None".into(), |b| b.to_string()),

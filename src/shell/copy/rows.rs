@@ -133,8 +133,7 @@ impl RowPlan {
             self.bind_order.iter().map(|&c| values[c].clone()).collect()
         };
         shell
-            .session_mut()
-            .execute_prepared(&self.statement, &bound)
+            .execute_prepared_remote(&self.statement, &bound)
             .map(|_| ())
     }
 }

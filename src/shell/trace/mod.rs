@@ -14,9 +14,12 @@
 //!   (module `wide_row`, its marks from module `marks`), the ring (module
 //!   `ring`), the plan and the metrics.
 //! - [`cluster()`]: `CLUSTER …` (module `cluster`).
+//! - [`compare()`]: TRACING ON in connect mode: the cluster's own trace
+//!   beside widerow's prediction (module `compare`).
 //! - [`facts::facts`]: the TRACING view as data, for the web page.
 
 mod cluster;
+mod compare;
 mod explain;
 pub mod facts;
 mod marks;
@@ -32,6 +35,7 @@ use crate::schema::{Replication, Table};
 use crate::session::Session;
 use crate::storage::Partition;
 
+pub use compare::compare;
 use explain::{field, list, Detail};
 use paint::{count, plural, Paint, Tone};
 use ring::Role;
