@@ -13,6 +13,13 @@ use super::session;
 
 /// Serves the page until told to stop.
 pub fn run(args: &WebArgs, cli: &Cli) -> ExitCode {
+    if cli.connect.connect.is_some() {
+        eprintln!(
+            "widerow: --connect cannot be combined with `widerow web`: the page runs its own \
+             in-memory session"
+        );
+        return ExitCode::from(1);
+    }
     if cli.cluster.coordinator.is_some() {
         eprintln!(
             "widerow: --coordinator cannot be combined with `widerow web`: the page picks the \
