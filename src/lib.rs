@@ -48,6 +48,8 @@ pub mod shell;
 pub mod storage;
 pub mod syntax;
 pub mod types;
+#[cfg(feature = "web")]
+pub mod web;
 pub mod work;
 
 pub use error::{Error, ErrorKind, Result};

@@ -277,6 +277,20 @@ pub enum Command {
     /// applications connect: each simulated node on its own loopback
     /// address, the same port.
     Serve(ServeArgs),
+    /// Serve the interactive demo page: pick a data model and a query, see
+    /// the wide row, the ring, the plan and the metrics.
+    Web(WebArgs),
+}
+
+/// `widerow web`
+#[derive(Debug, Args)]
+pub struct WebArgs {
+    /// The address to listen on.
+    #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1")]
+    pub host: std::net::IpAddr,
+    /// The port (0 picks a free one).
+    #[arg(long, value_name = "PORT", default_value_t = 8080)]
+    pub port: u16,
 }
 
 /// `widerow serve`

@@ -13,6 +13,7 @@ mod report;
 mod run;
 mod serve;
 mod session;
+mod web;
 
 use std::io::{self, IsTerminal};
 use std::process::ExitCode;
@@ -59,6 +60,7 @@ pub fn main() -> ExitCode {
         Some(Command::Rules) => lint::list_rules(&cli.output),
         Some(Command::Rule(args)) => lint::show_rule(args),
         Some(Command::Serve(args)) => serve::run(args, &cli),
+        Some(Command::Web(args)) => web::run(args, &cli),
         None => {
             if let Some(text) = &cli.execute {
                 run::run(Ok(Input::text(text)), true, &cli)
@@ -101,6 +103,7 @@ fn refuse_script_with_subcommand(cli: &Cli) -> Result<(), ExitCode> {
         Command::Rules => ("rules", false, false),
         Command::Rule(_) => ("rule", false, false),
         Command::Serve(_) => ("serve", false, false),
+        Command::Web(_) => ("web", false, false),
     };
     let (flag, does, instead) = if cli.file.is_some() {
         (
@@ -146,6 +149,7 @@ fn resolve_format(cli: &mut Cli) -> Result<(), ExitCode> {
         Some(Command::Rules) => "widerow rules",
         Some(Command::Rule(_)) => "widerow rule",
         Some(Command::Serve(_)) => "widerow serve",
+        Some(Command::Web(_)) => "widerow web",
         None => {
             let (run_format, format) = match arg.unwrap_or(FormatArg::Table) {
                 FormatArg::Table | FormatArg::Text => (RunFormat::Table, Format::Text),

@@ -73,7 +73,7 @@ pub fn run(args: &ServeArgs, cli: &Cli) -> ExitCode {
 }
 
 /// Completes on SIGTERM or SIGINT (Ctrl-C).
-async fn stop_signal() {
+pub(super) async fn stop_signal() {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{signal, SignalKind};

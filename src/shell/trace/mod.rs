@@ -16,10 +16,12 @@
 //! - [`cluster()`]: `CLUSTER …` (module `cluster`).
 //! - [`compare()`]: TRACING ON in connect mode: the cluster's own trace
 //!   beside widerow's prediction (module `compare`).
+//! - [`facts::facts`]: the TRACING view as data, for the web page.
 
 mod cluster;
 mod compare;
 mod explain;
+pub mod facts;
 mod marks;
 mod paint;
 mod refused;
@@ -176,7 +178,7 @@ fn known_tokens(plan: &Plan) -> Vec<i64> {
 
 /// Each node's part in the statement, from the plan (and, for hot
 /// partitions, the result's warnings).
-fn roles(session: &Session, plan: &Plan, result: &ResultSet) -> Vec<Role> {
+pub(super) fn roles(session: &Session, plan: &Plan, result: &ResultSet) -> Vec<Role> {
     let ring = &session.context().ring;
     let mut roles = vec![Role::default(); ring.len()];
     let mut set = |name: &str, apply: &dyn Fn(&mut Role)| {
@@ -209,7 +211,12 @@ fn roles(session: &Session, plan: &Plan, result: &ResultSet) -> Vec<Role> {
 
 /// Whether a result warning names the stored partition at `token` as hot
 /// or oversized (the executor's words: `Hot partition (k) of ks.t …`).
-fn is_hot(session: &Session, plan: &Plan, result: &ResultSet, token: TokenValue) -> bool {
+pub(super) fn is_hot(
+    session: &Session,
+    plan: &Plan,
+    result: &ResultSet,
+    token: TokenValue,
+) -> bool {
     let TokenValue::Known(token) = token else {
         return false;
     };

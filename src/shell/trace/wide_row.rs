@@ -51,23 +51,23 @@ pub(crate) enum Verb {
 
 /// One line of the drawer: a clustering row, or a partition's static row
 /// standing in for a partition without clustering rows.
-struct Entry<'a> {
+pub(super) struct Entry<'a> {
     /// The partition's place among those shown (0, 1, …).
-    group: usize,
-    token: i64,
-    partition: &'a Partition,
-    clustering: Option<&'a StoredKey>,
-    row: Option<&'a StoredRow>,
-    marked: bool,
+    pub(super) group: usize,
+    pub(super) token: i64,
+    pub(super) partition: &'a Partition,
+    pub(super) clustering: Option<&'a StoredKey>,
+    pub(super) row: Option<&'a StoredRow>,
+    pub(super) marked: bool,
 }
 
 /// What the view reads storage with.
-struct Source<'a> {
+pub(super) struct Source<'a> {
     /// The table's qualified name, `ks.t`.
-    name: &'a str,
-    table: &'a Table,
-    data: &'a TableData,
-    now_secs: i64,
+    pub(super) name: &'a str,
+    pub(super) table: &'a Table,
+    pub(super) data: &'a TableData,
+    pub(super) now_secs: i64,
 }
 
 /// The view of table `name` (one of the plan's tables), heading first.
@@ -103,7 +103,10 @@ pub(crate) fn render(
 }
 
 /// The partitions the plan addresses, in token order, live ones only.
-fn touched<'a>(source: &Source<'a>, plan: &Plan) -> Vec<(&'a PartitionPosition, &'a Partition)> {
+pub(super) fn touched<'a>(
+    source: &Source<'a>,
+    plan: &Plan,
+) -> Vec<(&'a PartitionPosition, &'a Partition)> {
     let all = source.data.partitions.iter();
     let chosen: Vec<_> = match &plan.partitions {
         Partitions::Keys { partitions } => {
@@ -155,7 +158,7 @@ fn in_range(range: &TokenRange, token: i64) -> bool {
 }
 
 /// Every live row of the partitions, in stored order, with its mark.
-fn entries<'a>(
+pub(super) fn entries<'a>(
     source: &Source<'a>,
     partitions: &[(&'a PartitionPosition, &'a Partition)],
     marks: &Marks,
@@ -287,7 +290,7 @@ fn drawer(
 /// The columns in the drawer's order: partition key, clustering, then
 /// static and regular columns as the table declares them (the order a
 /// user wrote them in, rather than `SELECT *`'s alphabetical one).
-fn drawer_columns(table: &Table) -> Vec<&Column> {
+pub(super) fn drawer_columns(table: &Table) -> Vec<&Column> {
     let rest = |kind: ColumnKind| table.columns.values().filter(move |c| c.kind == kind);
     table
         .partition_key_columns()
@@ -310,7 +313,13 @@ enum Line {
 /// around each (or the first [`LEAD`] rows when nothing is marked), at most
 /// [`MAX_ROWS`].
 fn visible(rows: &[(bool, usize)]) -> Vec<bool> {
-    if rows.len() <= MAX_ROWS {
+    visible_within(rows, MAX_ROWS)
+}
+
+/// [`visible`] with room for `max_rows` rows (a page has more than a
+/// terminal screen).
+pub(super) fn visible_within(rows: &[(bool, usize)], max_rows: usize) -> Vec<bool> {
+    if rows.len() <= max_rows {
         return vec![true; rows.len()];
     }
     let mut keep = vec![false; rows.len()];
@@ -323,7 +332,7 @@ fn visible(rows: &[(bool, usize)]) -> Vec<bool> {
     if !keep.contains(&true) {
         keep[..LEAD].fill(true);
     }
-    let mut budget = MAX_ROWS;
+    let mut budget = max_rows;
     for k in keep.iter_mut().filter(|k| **k) {
         if budget == 0 {
             *k = false;
@@ -393,7 +402,7 @@ fn cells(
 
 /// The live value of `column` in the entry, as cqlsh prints it; `None` for
 /// a cell that holds nothing (a sparse cell).
-fn value_of(source: &Source<'_>, entry: &Entry<'_>, column: &Column) -> Option<String> {
+pub(super) fn value_of(source: &Source<'_>, entry: &Entry<'_>, column: &Column) -> Option<String> {
     let value = match column.kind {
         ColumnKind::PartitionKey(i) => entry.partition.key.get(i).cloned(),
         ColumnKind::Clustering(i, _) => entry.clustering.and_then(|k| k.values().get(i).cloned()),
