@@ -21,24 +21,17 @@ pub fn run(args: &ServeArgs, cli: &Cli) -> ExitCode {
         );
         return ExitCode::from(1);
     }
-    let session = match session::start_session(&cli.cluster, cli.config.as_deref(), true) {
-        Ok((_, failures)) if failures > 0 => {
-            eprintln!("widerow: the schema file failed; not serving");
-            return ExitCode::from(1);
-        }
-        Ok((session, _)) => session,
+    let session = match super::serve::session_to_serve(cli) {
+        Ok(session) => session,
         Err(message) => {
             eprintln!("widerow: {message}");
             return ExitCode::from(1);
         }
     };
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match super::serve::runtime() {
         Ok(runtime) => runtime,
-        Err(e) => {
-            eprintln!("widerow: could not start the server's runtime: {e}");
+        Err(message) => {
+            eprintln!("widerow: {message}");
             return ExitCode::from(1);
         }
     };
@@ -70,6 +63,24 @@ pub fn run(args: &ServeArgs, cli: &Cli) -> ExitCode {
         server.run(stop_signal()).await;
         ExitCode::SUCCESS
     })
+}
+
+/// The session a server serves (`serve`, `web`): the flags' cluster and
+/// schema file, which must run without a failure; an `Err` is the message
+/// of a start that failed (exit 1).
+pub(super) fn session_to_serve(cli: &Cli) -> Result<widerow::Session, String> {
+    match session::start_session(&cli.cluster, cli.config.as_deref(), true)? {
+        (_, failures) if failures > 0 => Err("the schema file failed; not serving".into()),
+        (session, _) => Ok(session),
+    }
+}
+
+/// The runtime the binary's servers run on, built in this one place.
+pub(super) fn runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("could not start the server's runtime: {e}"))
 }
 
 /// Completes on SIGTERM or SIGINT (Ctrl-C).

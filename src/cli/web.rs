@@ -9,7 +9,6 @@ use std::process::ExitCode;
 use widerow::web::{Config, WebServer};
 
 use super::args::{Cli, WebArgs};
-use super::session;
 
 /// Serves the page until told to stop.
 pub fn run(args: &WebArgs, cli: &Cli) -> ExitCode {
@@ -27,12 +26,8 @@ pub fn run(args: &WebArgs, cli: &Cli) -> ExitCode {
         );
         return ExitCode::from(1);
     }
-    let mut session = match session::start_session(&cli.cluster, cli.config.as_deref(), true) {
-        Ok((_, failures)) if failures > 0 => {
-            eprintln!("widerow: the schema file failed; not serving");
-            return ExitCode::from(1);
-        }
-        Ok((session, _)) => session,
+    let mut session = match super::serve::session_to_serve(cli) {
+        Ok(session) => session,
         Err(message) => {
             eprintln!("widerow: {message}");
             return ExitCode::from(1);
@@ -45,13 +40,10 @@ pub fn run(args: &WebArgs, cli: &Cli) -> ExitCode {
         );
         return ExitCode::from(1);
     }
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match super::serve::runtime() {
         Ok(runtime) => runtime,
-        Err(e) => {
-            eprintln!("widerow: could not start the server's runtime: {e}");
+        Err(message) => {
+            eprintln!("widerow: {message}");
             return ExitCode::from(1);
         }
     };

@@ -99,11 +99,8 @@ fn server_error(db: DbError, message: String) -> Error {
 
 /// The level's name as Cassandra spells it (`LOCAL_QUORUM`).
 fn level_name(consistency: Consistency) -> String {
-    let code = consistency as u16;
-    ConsistencyLevel::LEVELS
-        .iter()
-        .find(|level| level.code() == code)
-        .map_or_else(|| format!("{consistency:?}"), |level| level.name().into())
+    crate::server::request::consistency(consistency as u16)
+        .map_or_else(|_| format!("{consistency:?}"), |level| level.name().into())
 }
 
 /// The driver's consistency for widerow's level; the driver has no

@@ -10,26 +10,19 @@
 
 use std::net::{IpAddr, Ipv4Addr};
 
-use crate::cluster::{ConsistencyLevel, Coordinator, Node, NodeIndex, Ring};
+use crate::cluster::{Coordinator, Node, NodeIndex, Ring};
 use crate::error::{Error, ErrorKind};
 use crate::exec::ResultSet;
 use crate::planner::PlanContext;
 use crate::types::Value;
 use crate::Session;
 
-use super::{Cluster, Request};
+use super::{Cluster, SYSTEM_READ};
 
 /// What the mirror could not copy: statements of the cluster's schema that
 /// widerow refused, each with widerow's message. The planner then knows less
 /// than the cluster; the shell says so once.
 pub type Gaps = Vec<String>;
-
-const SYSTEM: Request = Request {
-    consistency: ConsistencyLevel::One,
-    serial_consistency: ConsistencyLevel::Serial,
-    page_size: Some(5000),
-    tracing: false,
-};
 
 /// A data-less session shaped as the cluster is now.
 pub fn mirror(cluster: &Cluster) -> Result<(Session, Gaps), Error> {
@@ -78,7 +71,7 @@ pub fn schema_text(cluster: &Cluster) -> Result<String, Error> {
 
 /// The create statements `DESCRIBE SCHEMA` gives, in its order.
 fn described(cluster: &Cluster) -> Result<Vec<String>, Error> {
-    let described = cluster.execute("DESCRIBE SCHEMA", &SYSTEM)?.result;
+    let described = cluster.execute("DESCRIBE SCHEMA", &SYSTEM_READ)?.result;
     let column = column_index(&described, "create_statement")?;
     Ok(described
         .rows

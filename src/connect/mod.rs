@@ -32,13 +32,21 @@ use scylla::statement::unprepared::Statement;
 
 use crate::cluster::ConsistencyLevel;
 use crate::error::{Error, ErrorKind};
-use crate::exec::ResultSet;
+use crate::exec::{ColumnSpec, ResultSet, Rows};
 use crate::types::Value;
 
 /// cqlsh's defaults for `--connect-timeout` and `--request-timeout`.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// See [`DEFAULT_CONNECT_TIMEOUT`].
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How widerow reads the cluster's own system tables: at ONE, in pages.
+pub const SYSTEM_READ: Request = Request {
+    consistency: ConsistencyLevel::One,
+    serial_consistency: ConsistencyLevel::Serial,
+    page_size: Some(5000),
+    tracing: false,
+};
 
 /// How often the shell asks whether the cluster's schema changed under it.
 pub const SCHEMA_CHECK_INTERVAL: Duration = Duration::from_secs(1);
@@ -202,14 +210,8 @@ impl Cluster {
     }
 
     fn schema_version(&self) -> Option<Value> {
-        let request = Request {
-            consistency: ConsistencyLevel::One,
-            serial_consistency: ConsistencyLevel::Serial,
-            page_size: None,
-            tracing: false,
-        };
         let sent = self
-            .execute("SELECT schema_version FROM system.local", &request)
+            .execute("SELECT schema_version FROM system.local", &SYSTEM_READ)
             .ok()?;
         let row = sent.result.rows.first()?;
         row.first().cloned()
@@ -297,9 +299,8 @@ impl Cluster {
         paged: bool,
     ) -> Result<(ResultSet, Option<uuid::Uuid>), Error> {
         let mut state = PagingState::start();
-        let mut pages = Vec::new();
         let mut warnings = Vec::new();
-        let mut columns = None;
+        let mut gathered: Option<(Vec<ColumnSpec>, Rows)> = None;
         let mut trace_id = None;
         loop {
             let (result, next) = sendable.send(&self.driver, bound, paged, state).await?;
@@ -310,19 +311,25 @@ impl Cluster {
                 ok.warnings = warnings;
                 return Ok((ok, trace_id));
             }
-            let rows = result
+            let page = result
                 .into_rows_result()
                 .map_err(|e| Error::new(ErrorKind::ServerError, format!("unreadable rows: {e}")))?;
-            let (page_columns, page) = rows::page(&rows)?;
-            columns.get_or_insert(page_columns);
-            pages.push(page);
+            let (columns, all) = match &mut gathered {
+                Some(gathered) => gathered,
+                None => {
+                    let columns = rows::columns(&page)?;
+                    let all = Rows::with_capacity(columns.len(), 0);
+                    gathered.insert((columns, all))
+                }
+            };
+            rows::append(&page, columns, all)?;
             match next {
                 PagingStateResponse::HasMorePages { state: more } => state = more,
                 PagingStateResponse::NoMorePages => break,
             }
         }
-        let result = rows::gather(columns.unwrap_or_default(), pages, warnings);
-        Ok((result, trace_id))
+        let (columns, all) = gathered.unwrap_or_default();
+        Ok((rows::result(columns, all, warnings), trace_id))
     }
 
     /// The cluster's trace of one request, as `system_traces` holds it.

@@ -14,10 +14,10 @@ use crate::server::values::decode;
 use crate::syntax::ast::NativeType;
 use crate::types::{DataType, Value};
 
-/// The rows of one page, with its columns.
-pub fn page(result: &QueryRowsResult) -> Result<(Vec<ColumnSpec>, Rows), Error> {
-    let specs = result.column_specs();
-    let columns = specs
+/// The columns a page of rows declares.
+pub fn columns(result: &QueryRowsResult) -> Result<Vec<ColumnSpec>, Error> {
+    result
+        .column_specs()
         .iter()
         .map(|spec| {
             Ok(ColumnSpec {
@@ -25,15 +25,24 @@ pub fn page(result: &QueryRowsResult) -> Result<(Vec<ColumnSpec>, Rows), Error> 
                 data_type: data_type(spec.typ())?,
             })
         })
-        .collect::<Result<Vec<_>, Error>>()?;
-    let mut rows = Rows::with_capacity(columns.len(), result.rows_num());
+        .collect()
+}
+
+/// Appends a page's rows to `rows`, each cell decoded by its column's type,
+/// so the pages of a paged answer end in one buffer without copying.
+pub fn append(
+    result: &QueryRowsResult,
+    columns: &[ColumnSpec],
+    rows: &mut Rows,
+) -> Result<(), Error> {
+    rows.reserve(result.rows_num());
     let iter = result
         .rows::<ColumnIterator>()
         .map_err(|e| unreadable(e.to_string()))?;
     for row in iter {
         let row = row.map_err(|e| unreadable(e.to_string()))?;
         let mut values = Vec::with_capacity(columns.len());
-        for (column, spec) in row.zip(&columns) {
+        for (column, spec) in row.zip(columns) {
             let column = column.map_err(|e| unreadable(e.to_string()))?;
             values.push(match column.slice {
                 None => Value::Null,
@@ -43,18 +52,12 @@ pub fn page(result: &QueryRowsResult) -> Result<(Vec<ColumnSpec>, Rows), Error> 
         }
         rows.push(values);
     }
-    Ok((columns, rows))
+    Ok(())
 }
 
-/// Pages gathered into one result, as the shell shows a paged query.
-pub fn gather(columns: Vec<ColumnSpec>, pages: Vec<Rows>, warnings: Vec<String>) -> ResultSet {
-    let mut all = Rows::with_capacity(columns.len(), pages.iter().map(Rows::len).sum());
-    for page in pages {
-        for row in page.iter() {
-            all.push(row.iter().cloned());
-        }
-    }
-    let mut result = ResultSet::rows(columns, all);
+/// The gathered rows as one result, as the shell shows a paged query.
+pub fn result(columns: Vec<ColumnSpec>, rows: Rows, warnings: Vec<String>) -> ResultSet {
+    let mut result = ResultSet::rows(columns, rows);
     result.metrics.rows_returned = result.rows.len() as u64;
     result.warnings = warnings;
     result

@@ -131,10 +131,8 @@ impl Shell {
                 let mut plan = None;
                 if let Some(parsed) = &parsed {
                     self.follow(parsed, &statement.text);
-                    if !is_schema_statement(parsed) {
-                        plan = self.session.plan(&statement.text).ok();
-                        result.class = plan.as_ref().map(|p| p.class);
-                    }
+                    plan = self.mirror_plan(parsed);
+                    result.class = plan.as_ref().map(|p| p.class);
                 }
                 let mut reply = self.render(statement, &result);
                 if let Some(trace) = trace {
@@ -147,10 +145,22 @@ impl Shell {
                 reply
             }
             Err(error) => {
-                let error = self.as_planner_refusal(error, &statement.text);
+                let error = match &parsed {
+                    Some(parsed) => self.as_planner_refusal(error, parsed),
+                    None => error,
+                };
                 self.report(source, statement, &error)
             }
         }
+    }
+
+    /// The mirror's plan of a read or write (none for schema statements,
+    /// or when the mirror refuses it).
+    fn mirror_plan(&self, parsed: &Statement) -> Option<crate::planner::Plan> {
+        if is_schema_statement(parsed) {
+            return None;
+        }
+        crate::planner::plan_statement(self.session.context(), parsed).ok()
     }
 
     /// Runs `cql` on the cluster, or on the session when not connected: the
@@ -202,14 +212,11 @@ impl Shell {
     /// The cluster's error, marked as a refusal (JSON Lines' `"class":
     /// "rejected"`) when widerow's planner refuses the statement the same
     /// way on the mirror: what in-memory mode would have said.
-    fn as_planner_refusal(&self, error: Error, cql: &str) -> Error {
-        let Ok(parsed) = crate::parse_statement(cql) else {
-            return error;
-        };
-        if is_schema_statement(&parsed) {
+    fn as_planner_refusal(&self, error: Error, parsed: &Statement) -> Error {
+        if is_schema_statement(parsed) {
             return error;
         }
-        match crate::planner::plan_statement(self.session.context(), &parsed) {
+        match crate::planner::plan_statement(self.session.context(), parsed) {
             Err(planned) if planned.kind() == error.kind() => error.as_refusal(),
             _ => error,
         }
@@ -233,7 +240,7 @@ impl Shell {
             fresh.set_consistency(self.session.context().consistency);
             fresh.set_serial_consistency(self.session.context().serial_consistency);
             if let Some(keyspace) = keyspace {
-                let _ = fresh.execute(&format!("USE \"{}\"", keyspace.replace('"', "\"\"")));
+                let _ = fresh.execute(&format!("USE {}", super::describe::cql::name(&keyspace)));
             }
             self.session = fresh;
         }

@@ -62,22 +62,14 @@ fn verdict(plan: &Plan, predicted: &[&str], trace: &ClusterTrace, traced: &[&str
             trace.coordinator, plan.coordinator
         ));
     }
-    let unpredicted: Vec<&str> = traced
-        .iter()
-        .filter(|n| !predicted.contains(n))
-        .copied()
-        .collect();
+    let unpredicted = missing_from(traced, predicted);
     if !unpredicted.is_empty() {
         differences.push(format!(
             "the cluster also involved {}",
             unpredicted.join(", ")
         ));
     }
-    let untouched: Vec<&str> = predicted
-        .iter()
-        .filter(|n| !traced.contains(n))
-        .copied()
-        .collect();
+    let untouched = missing_from(predicted, traced);
     if !untouched.is_empty() {
         differences.push(format!(
             "the trace shows nothing from {}",
@@ -88,6 +80,15 @@ fn verdict(plan: &Plan, predicted: &[&str], trace: &ClusterTrace, traced: &[&str
         true => "agree: the cluster did what widerow predicted".to_string(),
         false => format!("differ: {}", differences.join("; ")),
     }
+}
+
+/// The nodes of `nodes` that `others` lacks, in `nodes`' order.
+fn missing_from<'a>(nodes: &[&'a str], others: &[&str]) -> Vec<&'a str> {
+    nodes
+        .iter()
+        .filter(|n| !others.contains(n))
+        .copied()
+        .collect()
 }
 
 fn events_table(trace: &ClusterTrace) -> String {

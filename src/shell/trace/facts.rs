@@ -157,12 +157,7 @@ fn table_facts(
 ) -> Option<WideRowFacts> {
     let table = super::table_of(session, name)?;
     let empty = TableData::default();
-    let source = Source {
-        name,
-        table,
-        data: session.store().table(name).unwrap_or(&empty),
-        now_secs: session.now_micros().div_euclid(1_000_000),
-    };
+    let source = Source::of(session, name, table, &empty);
     let columns = wide_row::drawer_columns(table);
     let touched = wide_row::touched(&source, plan);
     let listed = &touched[..touched.len().min(MAX_PARTITIONS)];

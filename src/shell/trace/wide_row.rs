@@ -70,6 +70,24 @@ pub(super) struct Source<'a> {
     pub(super) now_secs: i64,
 }
 
+impl<'a> Source<'a> {
+    /// Table `name` of `session` with its rows (`empty` when it holds none
+    /// yet), read at the session's clock.
+    pub(super) fn of(
+        session: &'a Session,
+        name: &'a str,
+        table: &'a Table,
+        empty: &'a TableData,
+    ) -> Source<'a> {
+        Source {
+            name,
+            table,
+            data: session.store().table(name).unwrap_or(empty),
+            now_secs: session.now_micros().div_euclid(1_000_000),
+        }
+    }
+}
+
 /// The view of table `name` (one of the plan's tables), heading first.
 pub(crate) fn render(
     session: &Session,
@@ -83,12 +101,7 @@ pub(crate) fn render(
         return vec![paint.paint(Tone::Heading, &format!("WIDE ROW · {name}"))];
     };
     let empty = TableData::default();
-    let source = Source {
-        name,
-        table,
-        data: session.store().table(name).unwrap_or(&empty),
-        now_secs: session.now_micros().div_euclid(1_000_000),
-    };
+    let source = Source::of(session, name, table, &empty);
     let partitions = touched(&source, plan);
     let entries = entries(&source, &partitions, marks);
     let heading = heading(&source, plan, &partitions, &entries);
