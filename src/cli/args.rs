@@ -320,6 +320,16 @@ pub struct ServeArgs {
     /// `cassandra` with password `cassandra`.
     #[arg(long)]
     pub auth: bool,
+    /// The bytes of requests the server holds in flight before it refuses
+    /// more (Cassandra's `native_transport_max_request_data_in_flight`):
+    /// a client whose STARTUP asked for THROW_ON_OVERLOAD gets Overloaded,
+    /// any other waits.
+    #[arg(long, value_name = "BYTES", default_value_t = widerow::server::inflight::DEFAULT_LIMITS.total)]
+    pub max_request_data_in_flight: u64,
+    /// The same for each client address
+    /// (`native_transport_max_request_data_in_flight_per_ip`).
+    #[arg(long, value_name = "BYTES", default_value_t = widerow::server::inflight::DEFAULT_LIMITS.per_ip)]
+    pub max_request_data_in_flight_per_ip: u64,
 }
 
 /// `widerow lint PATH…`

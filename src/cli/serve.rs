@@ -14,6 +14,13 @@ use super::session;
 
 /// Runs the server until it is told to stop.
 pub fn run(args: &ServeArgs, cli: &Cli) -> ExitCode {
+    if cli.connect.connect.is_some() {
+        eprintln!(
+            "widerow: --connect cannot be combined with `widerow serve`: the server serves its \
+             own in-memory cluster"
+        );
+        return ExitCode::from(1);
+    }
     if cli.cluster.coordinator.is_some() {
         eprintln!(
             "widerow: --coordinator cannot be combined with `widerow serve`: the node a request \
@@ -44,6 +51,10 @@ pub fn run(args: &ServeArgs, cli: &Cli) -> ExitCode {
             range: std::time::Duration::from_millis(args.range_request_timeout),
         },
         auth: args.auth,
+        in_flight: widerow::server::inflight::Limits {
+            total: args.max_request_data_in_flight,
+            per_ip: args.max_request_data_in_flight_per_ip,
+        },
     };
     runtime.block_on(async move {
         let server = match Server::bind(session, config).await {
@@ -77,8 +88,7 @@ pub(super) fn session_to_serve(cli: &Cli) -> Result<widerow::Session, String> {
 
 /// The runtime the binary's servers run on, built in this one place.
 pub(super) fn runtime() -> Result<tokio::runtime::Runtime, String> {
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
+    widerow::server::runtime_builder()
         .build()
         .map_err(|e| format!("could not start the server's runtime: {e}"))
 }

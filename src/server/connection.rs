@@ -20,9 +20,12 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::sync::{broadcast, watch};
 
+use crate::error::{Error, ErrorKind};
+
 use super::compression::Compression;
 use super::frame::{self, Header, HeaderError, Opcode, HEADER_LEN};
 use super::handler::{ConnectionState, Reply, Shared};
+use super::inflight::Reserved;
 use super::request::{self, Request};
 use super::response::{self, Failure};
 use super::segment::{encode_segments, SegmentDecoder};
@@ -60,6 +63,22 @@ pub struct Context {
     pub auth: bool,
 }
 
+/// Cassandra's message when a request is refused for the bytes in flight.
+const OVERLOADED: &str = "Server is in overloaded state. Cannot accept more requests at this point";
+
+/// A request refused for the bytes in flight.
+struct Overloaded;
+
+/// What a request needs before it can be answered.
+enum Answer {
+    /// Nothing: here is the reply.
+    Now(Reply),
+    /// The engine: run on a blocking thread, off the runtime.
+    Engine(Request, bool),
+    /// A login check (bcrypt is slow): also off the runtime.
+    Login(Option<Vec<u8>>),
+}
+
 /// How bytes are cut into frames on this connection.
 enum Framing {
     /// v4, and v5 before STARTUP is answered: frames back to back.
@@ -87,6 +106,9 @@ struct Connection {
     /// STARTUP was answered with AUTHENTICATE and no login has succeeded:
     /// only AUTH_RESPONSE is served.
     awaiting_login: bool,
+    /// STARTUP's `THROW_ON_OVERLOAD`: a request past the in-flight limits
+    /// is refused with Overloaded instead of pausing the connection.
+    throw_on_overload: bool,
 }
 
 /// Runs `stream` until the client closes it, it breaks the protocol past
@@ -118,6 +140,7 @@ pub async fn run(mut stream: TcpStream, ctx: Context, mut shutdown: watch::Recei
         out: Vec::new(),
         close: false,
         awaiting_login: false,
+        throw_on_overload: false,
     };
     let mut nodes = conn.ctx.shared.node_states();
     let node = conn.ctx.node;
@@ -163,7 +186,7 @@ async fn answer_and_write(
     shutdown: &mut watch::Receiver<bool>,
 ) -> bool {
     loop {
-        let more = conn.answer_pending();
+        let more = conn.answer_pending().await;
         if !conn.out.is_empty() {
             let written = tokio::select! {
                 written = stream.write_all(&conn.out) => written.is_ok(),
@@ -190,13 +213,18 @@ impl Connection {
     /// Answers whole frames until none is left or the answers waiting to be
     /// written pass [`OUT_HIGH_WATER`]; true in the second case (there may
     /// be more to answer once they are written).
-    fn answer_pending(&mut self) -> bool {
+    async fn answer_pending(&mut self) -> bool {
         while !self.close {
             if self.out.len() >= OUT_HIGH_WATER {
                 return true;
             }
+            if self.state.started {
+                // Paused while the requests in flight are over the limits.
+                let in_flight = self.ctx.shared.in_flight().clone();
+                in_flight.wait_under_limit(self.state.client).await;
+            }
             match self.next_frame() {
-                Some(bytes) => self.frame(&bytes),
+                Some(bytes) => self.frame(&bytes).await,
                 None => return false,
             }
         }
@@ -247,7 +275,7 @@ impl Connection {
         Some(frame)
     }
 
-    fn frame(&mut self, bytes: &[u8]) {
+    async fn frame(&mut self, bytes: &[u8]) {
         let Some(header_bytes) = bytes.get(..HEADER_LEN) else {
             self.protocol_error(0, "Frame too short");
             return;
@@ -273,10 +301,56 @@ impl Connection {
         if !self.state.started {
             self.state.version = header.version;
         }
+        let Ok(_reserved) = self.reserve(&header) else {
+            let overloaded = Failure::Engine(Error::new(ErrorKind::Overloaded, OVERLOADED));
+            let reply = Reply::failure(&overloaded, header.version);
+            self.reply_in(header.version, header.stream, &reply);
+            return;
+        };
         let body = &bytes[HEADER_LEN..];
-        match self.body(&header, body) {
-            Ok(reply) => self.answer(&header, reply),
-            Err(message) => self.reply_in(header.version, header.stream, &error_reply(&message)),
+        let reply = match self.body(&header, body) {
+            Ok(Answer::Now(reply)) => reply,
+            Ok(Answer::Engine(request, tracing)) => self.on_engine(request, tracing).await,
+            Ok(Answer::Login(token)) => self.login(header.version, token).await,
+            Err(message) => error_reply(&message),
+        };
+        self.answer(&header, reply);
+    }
+
+    /// Reserves the frame's bytes once the connection is started (nothing
+    /// before, as Cassandra's message handler comes with STARTUP's answer);
+    /// `Err` when a connection that asked for THROW_ON_OVERLOAD is past the
+    /// limits.
+    fn reserve(&self, header: &Header) -> Result<Option<Reserved>, Overloaded> {
+        if !self.state.started {
+            return Ok(None);
+        }
+        let (client, bytes) = (self.state.client, u64::from(header.length));
+        let in_flight = self.ctx.shared.in_flight();
+        match in_flight.try_reserve(client, bytes) {
+            Some(reserved) => Ok(Some(reserved)),
+            None if self.throw_on_overload => Err(Overloaded),
+            None => Ok(Some(in_flight.reserve_over(client, bytes))),
+        }
+    }
+
+    /// Runs `request` against the shared session on a blocking thread, so
+    /// a long statement holds no runtime thread and other connections are
+    /// still read and answered.
+    async fn on_engine(&mut self, request: Request, tracing: bool) -> Reply {
+        let shared = self.ctx.shared.clone();
+        let mut state = self.state.clone();
+        let ran = tokio::task::spawn_blocking(move || {
+            let reply = shared.handle(&mut state, request, tracing);
+            (state, reply)
+        })
+        .await;
+        match ran {
+            Ok((state, reply)) => {
+                self.state = state;
+                reply
+            }
+            Err(e) => Reply::failure(&Failure::Server(e.to_string()), self.state.version),
         }
     }
 
@@ -314,8 +388,9 @@ impl Connection {
         self.close = true;
     }
 
-    /// The decompressed body, past a custom payload, as a request.
-    fn body(&mut self, header: &Header, body: &[u8]) -> Result<Reply, String> {
+    /// The decompressed body, past a custom payload, as a request, and what
+    /// answering it needs.
+    fn body(&mut self, header: &Header, body: &[u8]) -> Result<Answer, String> {
         let decompressed;
         let mut body = body;
         if header.flags & frame::FLAG_COMPRESSION != 0 {
@@ -357,20 +432,17 @@ impl Connection {
             ));
         }
         Ok(match request {
-            Request::Options => plain(Opcode::Supported, response::supported()),
-            Request::Startup(options) => self.startup(header.version, &options)?,
+            Request::Options => Answer::Now(plain(Opcode::Supported, response::supported())),
+            Request::Startup(options) => Answer::Now(self.startup(header.version, &options)?),
             Request::Register(types) => {
                 self.registered = types;
-                plain(Opcode::Ready, Vec::new())
+                Answer::Now(plain(Opcode::Ready, Vec::new()))
             }
             Request::AuthResponse(_) if !self.ctx.auth => {
                 return Err("Unexpected message AUTH_RESPONSE: authentication is off".into())
             }
-            Request::AuthResponse(token) => self.login(header.version, token.as_deref()),
-            other => {
-                let tracing = header.flags & frame::FLAG_TRACING != 0;
-                self.ctx.shared.handle(&mut self.state, other, tracing)
-            }
+            Request::AuthResponse(token) => Answer::Login(token),
+            other => Answer::Engine(other, header.flags & frame::FLAG_TRACING != 0),
         })
     }
 
@@ -384,6 +456,7 @@ impl Connection {
         if get("CQL_VERSION").is_none() {
             return Err("Missing value CQL_VERSION in STARTUP message".into());
         }
+        self.throw_on_overload = get("THROW_ON_OVERLOAD") == Some("1");
         if let Some(name) = get("COMPRESSION") {
             let compression = Compression::parse(name)
                 .ok_or_else(|| format!("Unknown compression algorithm: {name}"))?;
@@ -405,14 +478,18 @@ impl Connection {
     /// AUTH_RESPONSE: the SASL PLAIN token checked as PasswordAuthenticator
     /// checks it; AUTH_SUCCESS logs the connection in, a refusal leaves it
     /// waiting for another attempt, as Cassandra does.
-    fn login(&mut self, version: u8, token: Option<&[u8]>) -> Reply {
-        match self.ctx.shared.login(token.unwrap_or_default()) {
-            Ok(user) => {
+    async fn login(&mut self, version: u8, token: Option<Vec<u8>>) -> Reply {
+        let shared = self.ctx.shared.clone();
+        let checked =
+            tokio::task::spawn_blocking(move || shared.login(&token.unwrap_or_default())).await;
+        match checked {
+            Ok(Ok(user)) => {
                 self.state.user = Some(user);
                 self.awaiting_login = false;
                 plain(Opcode::AuthSuccess, response::auth_success())
             }
-            Err(e) => Reply::failure(&Failure::Engine(e), version),
+            Ok(Err(e)) => Reply::failure(&Failure::Engine(e), version),
+            Err(e) => Reply::failure(&Failure::Server(e.to_string()), version),
         }
     }
 

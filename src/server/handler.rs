@@ -26,6 +26,7 @@ use crate::{Prepared, Session};
 
 use super::control::{self, ControlState, NodeChange, StatusChange};
 use super::frame::Opcode;
+use super::inflight::{InFlight, Limits};
 use super::request::{Batch, BatchQuery, QueryParams, Request};
 use super::response::{self, BindSpec, Failure, Metadata, SchemaChange, TableSpec};
 use super::trace;
@@ -70,6 +71,8 @@ pub struct Shared {
     port: u16,
     /// Counts traces, so trace ids taken in the same microsecond differ.
     trace_sequence: AtomicU64,
+    /// The bytes of requests received and not yet answered.
+    in_flight: Arc<InFlight>,
 }
 
 /// The node half of trace ids: fixed bits marking them as this server's.
@@ -151,7 +154,19 @@ impl Shared {
             nodes: watch::Sender::new(up),
             port,
             trace_sequence: AtomicU64::new(0),
+            in_flight: Arc::new(InFlight::new(Limits::default())),
         }
+    }
+
+    /// The same, with `limits` on the bytes of requests in flight.
+    pub fn with_in_flight(mut self, limits: Limits) -> Shared {
+        self.in_flight = Arc::new(InFlight::new(limits));
+        self
+    }
+
+    /// The bytes of requests in flight (received, not yet answered).
+    pub fn in_flight(&self) -> &Arc<InFlight> {
+        &self.in_flight
     }
 
     /// Each node up or down, as it changes: a node's listener refuses

@@ -18,6 +18,7 @@ pub mod control;
 pub mod describe;
 pub mod frame;
 pub mod handler;
+pub mod inflight;
 pub mod request;
 pub mod response;
 pub mod segment;
@@ -62,6 +63,10 @@ pub struct Config {
     /// with AUTHENTICATE and nothing else is served before AUTH_RESPONSE
     /// logs in.
     pub auth: bool,
+    /// The bytes of requests a server holds in flight, and each client
+    /// address: past them a request is refused with Overloaded or its
+    /// connection paused (see [`inflight`]).
+    pub in_flight: inflight::Limits,
 }
 
 impl Default for Config {
@@ -72,6 +77,7 @@ impl Default for Config {
             max_frame: DEFAULT_MAX_FRAME,
             timeouts: crate::deadline::Timeouts::default(),
             auth: false,
+            in_flight: inflight::Limits::default(),
         }
     }
 }
@@ -101,7 +107,7 @@ impl Server {
         let (events, _) = broadcast::channel(1024);
         Ok(Server {
             listeners,
-            shared: Arc::new(Shared::new(session, port)),
+            shared: Arc::new(Shared::new(session, port).with_in_flight(config.in_flight)),
             events,
             config,
         })
@@ -170,6 +176,20 @@ async fn accept(listener: TcpListener, ctx: connection::Context, stop: watch::Re
     }
     while connections.join_next().await.is_some() {}
 }
+
+/// How a server's runtime is built: statements run on its blocking
+/// threads, at most Cassandra's `native_transport_max_threads` (128) at
+/// once; the rest wait their turn.
+pub fn runtime_builder() -> tokio::runtime::Builder {
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    builder
+        .enable_all()
+        .max_blocking_threads(MAX_STATEMENT_THREADS);
+    builder
+}
+
+/// Cassandra's default `native_transport_max_threads`.
+const MAX_STATEMENT_THREADS: usize = 128;
 
 /// The address each node answers on: the ring's loopback addresses when
 /// the host is 127.0.0.1, else the host alone for node1.
@@ -256,10 +276,7 @@ impl TestServer {
     /// limit, timeouts, logins), on a free port whatever `config.port` says.
     pub fn start_with(session: Session, config: Config) -> io::Result<TestServer> {
         let config = Config { port: 0, ..config };
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()?;
+        let runtime = runtime_builder().worker_threads(2).build()?;
         let server = runtime.block_on(Server::bind(session, config))?;
         let addr = server.local_addr()?;
         let addresses = server.addresses();
