@@ -229,7 +229,11 @@ fn antlr_name(expected: Expected) -> Option<String> {
 fn expectation_error(text: &str, tokens: &[Token], tracker: &Tracker) -> Error {
     let (position, expected) = tracker.furthest();
     let found = tokens.get(position);
-    let offset = found.map_or(text.len(), |t| t.span.start);
+    // ANTLR's end-of-input token has no place in the text: line 0:-1.
+    let at = found.map_or_else(
+        || "line 0:-1".to_string(),
+        |t| cassandra_position(text, t.span.start),
+    );
     let span = found.map_or(Span::new(text.len(), text.len()), |t| t.span);
     let found_text = found.map_or("<EOF>", |t| t.text(text));
     let items = expected.items();
@@ -241,11 +245,11 @@ fn expectation_error(text: &str, tokens: &[Token], tracker: &Tracker) -> Error {
     let mut message = match single {
         Some(name) => format!(
             "{} mismatched input '{found_text}' expecting {name}",
-            cassandra_position(text, offset)
+            at
         ),
         None => format!(
             "{} no viable alternative at input '{found_text}'",
-            cassandra_position(text, offset)
+            at
         ),
     };
     message.push_str(&snippet(text, tokens, position));
@@ -307,18 +311,18 @@ fn expectation_label(items: &[Expected], found: Option<&Token>, text: &str) -> S
     }
 }
 
-/// Cassandra's snippet: the query text around the offending token, which
-/// is wrapped in brackets, with `...` where text was cut.
+/// Cassandra's snippet (its `ErrorCollector`): the query text from ten
+/// tokens of ANTLR's stream before the offending token up to it, the
+/// offending token in brackets, `...` where text was cut, and the lines
+/// run together. Whitespace and comments count among the ten (they are
+/// tokens on ANTLR's hidden channel); nothing after the offending token is
+/// shown, as ANTLR's stream has read no further when the parser gives up.
 fn snippet(text: &str, tokens: &[Token], position: usize) -> String {
-    const BEFORE: usize = 5;
-    const AFTER: usize = 1;
+    const BEFORE: usize = 10;
     let Some(found) = tokens.get(position) else {
         return String::new();
     };
-    let first = tokens[position.saturating_sub(BEFORE)].span.start;
-    let last = tokens
-        .get(position + AFTER)
-        .map_or(found.span.end, |t| t.span.end);
+    let first = stream_start(text, tokens, position, BEFORE);
     let mut out = String::from(" (");
     if first > 0 {
         out.push_str("...");
@@ -327,12 +331,62 @@ fn snippet(text: &str, tokens: &[Token], position: usize) -> String {
     out.push('[');
     out.push_str(found.text(text));
     out.push(']');
-    out.push_str(&text[found.span.end..last]);
-    if last < text.trim_end().len() {
+    if found.span.end < text.trim_end_matches('\n').len() {
         out.push_str("...");
     }
     out.push(')');
+    out.retain(|c| c != '\n');
     out
+}
+
+/// Where the stream token `count` tokens before `tokens[position]` starts,
+/// hidden tokens (whitespace runs, comments) counted; 0 when there are
+/// fewer.
+fn stream_start(text: &str, tokens: &[Token], position: usize, count: usize) -> usize {
+    let mut left = count;
+    let mut at = tokens[position].span.start;
+    let mut index = position;
+    loop {
+        let gap_start = if index == 0 { 0 } else { tokens[index - 1].span.end };
+        for hidden in hidden_tokens(&text[gap_start..at]).into_iter().rev() {
+            at = gap_start + hidden;
+            left -= 1;
+            if left == 0 {
+                return at;
+            }
+        }
+        if index == 0 {
+            return 0;
+        }
+        index -= 1;
+        at = tokens[index].span.start;
+        left -= 1;
+        if left == 0 {
+            return at;
+        }
+    }
+}
+
+/// Where each of Cassandra's hidden tokens in `gap` (text between two
+/// tokens) starts: a run of whitespace, a `--` or `//` comment with the
+/// line end closing it, a `/* … */` comment.
+fn hidden_tokens(gap: &str) -> Vec<usize> {
+    let bytes = gap.as_bytes();
+    let mut starts = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        starts.push(i);
+        let rest = &gap[i..];
+        i += if rest.starts_with("--") || rest.starts_with("//") {
+            rest.find(['\n', '\r']).map_or(rest.len(), |end| end + 1)
+        } else if let Some(body) = rest.strip_prefix("/*") {
+            body.find("*/").map_or(rest.len(), |end| end + 4)
+        } else {
+            let run = rest.len() - rest.trim_start().len();
+            run.max(rest.chars().next().map_or(1, char::len_utf8))
+        };
+    }
+    starts
 }
 
 /// "Did you mean" for a misspelt keyword, a hint for reserved words used
