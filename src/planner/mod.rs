@@ -9,6 +9,7 @@
 
 mod batch;
 mod clauses;
+pub(crate) use clauses::is_aggregate;
 pub mod markers;
 mod modify;
 mod operands;

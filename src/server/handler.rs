@@ -800,7 +800,7 @@ fn finish(
         reply.schema_change = Some(change);
         reply
     } else if result.kind == ResultKind::Rows {
-        let body = page(&result, table, params, fingerprint, metadata)?;
+        let body = page_of(&result, table, params, fingerprint, metadata, statement)?;
         Reply::new(Opcode::Result, body)
     } else {
         Reply::new(Opcode::Result, response::void())
@@ -834,6 +834,41 @@ fn schema_change(event: &crate::schema::SchemaEvent) -> SchemaChange {
 /// The paging state is the count of rows already sent and a fingerprint of
 /// the statement and its values, so a state used with another statement,
 /// or altered, is refused as Cassandra refuses a malformed one.
+/// Whether a page that ends full at the last row still carries a paging
+/// state, as a node's pager does for a read of rows: it cannot tell it has
+/// read the last row until a read comes back short, so the client asks once
+/// more and gets an empty page (GROUP BY pages its groups the same way).
+/// Not when the query's LIMIT cut the rows (the pager knows it is done),
+/// nor for an aggregate over the whole selection, whose one row is all.
+fn full_page_may_have_more(statement: &Statement, result: &ResultSet) -> bool {
+    let Statement::Select(select) = statement else {
+        return false;
+    };
+    if select.group_by.is_empty() && crate::planner::is_aggregate(select) {
+        return false;
+    }
+    let limit = result.plan.as_ref().and_then(|p| p.limit.as_deref());
+    match limit.map(str::parse::<usize>) {
+        None => true,
+        Some(Ok(limit)) => result.rows.len() < limit,
+        Some(Err(_)) => false,
+    }
+}
+
+/// [`page`] for the result of `statement`.
+fn page_of(
+    result: &ResultSet,
+    table: &TableSpec,
+    params: &QueryParams,
+    fingerprint: u64,
+    metadata: Option<Metadata<'_>>,
+    statement: &Statement,
+) -> Result<Vec<u8>, Failure> {
+    let more_after_full = full_page_may_have_more(statement, result);
+    let next = page_bounds(result, params, fingerprint, more_after_full)?;
+    encode_page(result, table, next, metadata)
+}
+
 fn page(
     result: &ResultSet,
     table: &TableSpec,
@@ -841,16 +876,46 @@ fn page(
     fingerprint: u64,
     metadata: Option<Metadata<'_>>,
 ) -> Result<Vec<u8>, Failure> {
+    let next = page_bounds(result, params, fingerprint, false)?;
+    encode_page(result, table, next, metadata)
+}
+
+/// The rows of one page, and the paging state of the next.
+struct PageBounds {
+    start: usize,
+    end: usize,
+    next: Option<[u8; PAGING_STATE_LEN]>,
+}
+
+fn page_bounds(
+    result: &ResultSet,
+    params: &QueryParams,
+    fingerprint: u64,
+    more_after_full: bool,
+) -> Result<PageBounds, Failure> {
     let total = result.rows.len();
     let start = match &params.paging_state {
         None => 0,
         Some(state) => paging_offset(state, fingerprint)?.min(total),
     };
-    let end = match params.page_size {
-        Some(n) if n > 0 => start.saturating_add(n as usize).min(total),
-        _ => total,
+    let (end, full) = match params.page_size {
+        Some(n) if n > 0 => {
+            let end = start.saturating_add(n as usize).min(total);
+            (end, end - start == n as usize)
+        }
+        _ => (total, false),
     };
-    let next = (end < total).then(|| paging_state(end, fingerprint));
+    let more = end < total || (more_after_full && full);
+    let next = more.then(|| paging_state(end, fingerprint));
+    Ok(PageBounds { start, end, next })
+}
+
+fn encode_page(
+    result: &ResultSet,
+    table: &TableSpec,
+    PageBounds { start, end, next }: PageBounds,
+    metadata: Option<Metadata<'_>>,
+) -> Result<Vec<u8>, Failure> {
     let rows = (start..end).filter_map(|i| result.rows.get(i));
     Ok(response::rows(
         table,
