@@ -73,7 +73,7 @@ struct Overloaded;
 enum Answer {
     /// Nothing: here is the reply.
     Now(Reply),
-    /// The engine: run on a blocking thread, off the runtime.
+    /// The engine: run on its thread, off the runtime.
     Engine(Request, bool),
     /// A login check (bcrypt is slow): also off the runtime.
     Login(Option<Vec<u8>>),
@@ -334,23 +334,31 @@ impl Connection {
         }
     }
 
-    /// Runs `request` against the shared session on a blocking thread, so
-    /// a long statement holds no runtime thread and other connections are
-    /// still read and answered.
+    /// Runs `request` against the shared session on the engine's thread
+    /// (see [`super::executor`]), so a long statement holds no runtime
+    /// thread and other connections are still read and answered.
     async fn on_engine(&mut self, request: Request, tracing: bool) -> Reply {
         let shared = self.ctx.shared.clone();
         let mut state = self.state.clone();
-        let ran = tokio::task::spawn_blocking(move || {
-            let reply = shared.handle(&mut state, request, tracing);
-            (state, reply)
-        })
-        .await;
+        let ran = self
+            .ctx
+            .shared
+            .executor()
+            .run(move || {
+                let reply = shared.handle(&mut state, request, tracing);
+                (state, reply)
+            })
+            .await;
         match ran {
-            Ok((state, reply)) => {
+            Ok(Ok((state, reply))) => {
                 self.state = state;
                 reply
             }
-            Err(e) => Reply::failure(&Failure::Server(e.to_string()), self.state.version),
+            Ok(Err(panic)) => Reply::failure(&Failure::Server(panic), self.state.version),
+            Err(_) => Reply::failure(
+                &Failure::Server("the engine is not running".into()),
+                self.state.version,
+            ),
         }
     }
 

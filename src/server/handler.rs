@@ -25,6 +25,7 @@ use crate::types::{DataType, Value};
 use crate::{Prepared, Session};
 
 use super::control::{self, ControlState, NodeChange, StatusChange};
+use super::executor::Executor;
 use super::frame::Opcode;
 use super::inflight::{InFlight, Limits};
 use super::request::{Batch, BatchQuery, QueryParams, Request};
@@ -73,6 +74,8 @@ pub struct Shared {
     trace_sequence: AtomicU64,
     /// The bytes of requests received and not yet answered.
     in_flight: Arc<InFlight>,
+    /// The engine's thread, where statements run.
+    executor: Executor,
 }
 
 /// The node half of trace ids: fixed bits marking them as this server's.
@@ -155,6 +158,7 @@ impl Shared {
             port,
             trace_sequence: AtomicU64::new(0),
             in_flight: Arc::new(InFlight::new(Limits::default())),
+            executor: Executor::start(),
         }
     }
 
@@ -162,6 +166,11 @@ impl Shared {
     pub fn with_in_flight(mut self, limits: Limits) -> Shared {
         self.in_flight = Arc::new(InFlight::new(limits));
         self
+    }
+
+    /// The engine's thread, where connections send their statements.
+    pub fn executor(&self) -> &Executor {
+        &self.executor
     }
 
     /// The bytes of requests in flight (received, not yet answered).

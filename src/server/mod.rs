@@ -16,6 +16,7 @@ pub mod compression;
 pub mod connection;
 pub mod control;
 pub mod describe;
+pub mod executor;
 pub mod frame;
 pub mod handler;
 pub mod inflight;
@@ -177,19 +178,18 @@ async fn accept(listener: TcpListener, ctx: connection::Context, stop: watch::Re
     while connections.join_next().await.is_some() {}
 }
 
-/// How a server's runtime is built: statements run on its blocking
-/// threads, at most Cassandra's `native_transport_max_threads` (128) at
-/// once; the rest wait their turn.
+/// How a server's runtime is built. Statements run on the engine's own
+/// thread ([`executor`]); the runtime's blocking threads check logins
+/// (bcrypt is slow), at most Cassandra's `native_transport_max_threads`
+/// (128) at once.
 pub fn runtime_builder() -> tokio::runtime::Builder {
     let mut builder = tokio::runtime::Builder::new_multi_thread();
-    builder
-        .enable_all()
-        .max_blocking_threads(MAX_STATEMENT_THREADS);
+    builder.enable_all().max_blocking_threads(MAX_LOGIN_THREADS);
     builder
 }
 
 /// Cassandra's default `native_transport_max_threads`.
-const MAX_STATEMENT_THREADS: usize = 128;
+const MAX_LOGIN_THREADS: usize = 128;
 
 /// The address each node answers on: the ring's loopback addresses when
 /// the host is 127.0.0.1, else the host alone for node1.
