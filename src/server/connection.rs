@@ -63,6 +63,11 @@ pub struct Context {
     pub auth: bool,
 }
 
+/// How many times a connection tries for the inline turn, serving other
+/// tasks between tries, before it hands its statement to the engine's
+/// thread.
+const INLINE_TRIES: usize = 8;
+
 /// Cassandra's message when a request is refused for the bytes in flight.
 const OVERLOADED: &str = "Server is in overloaded state. Cannot accept more requests at this point";
 
@@ -334,10 +339,19 @@ impl Connection {
         }
     }
 
-    /// Runs `request` against the shared session on the engine's thread
-    /// (see [`super::executor`]), so a long statement holds no runtime
-    /// thread and other connections are still read and answered.
+    /// Runs `request` against the shared session when it has the turn:
+    /// right here if the engine is free (trying a few times), else on the
+    /// engine's thread (see [`super::executor`]), so no runtime thread
+    /// waits on the engine and a long statement holds at most one of them.
     async fn on_engine(&mut self, request: Request, tracing: bool) -> Reply {
+        for _ in 0..INLINE_TRIES {
+            if let Some(_turn) = self.ctx.shared.try_turn() {
+                return self.ctx.shared.handle(&mut self.state, request, tracing);
+            }
+            // Statements are short: the turn is usually free again once
+            // this thread has served another task.
+            tokio::task::yield_now().await;
+        }
         let shared = self.ctx.shared.clone();
         let mut state = self.state.clone();
         let ran = self
@@ -345,6 +359,7 @@ impl Connection {
             .shared
             .executor()
             .run(move || {
+                let _turn = shared.wait_turn();
                 let reply = shared.handle(&mut state, request, tracing);
                 (state, reply)
             })

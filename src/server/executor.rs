@@ -1,10 +1,10 @@
-//! The engine's own thread: every statement a connection sends runs here,
-//! one after another, fed through a bounded queue. Connection tasks hand a
-//! statement over and await its answer, so no runtime thread ever waits on
-//! the engine — a long scan holds up no other connection's reads, OPTIONS
-//! or new connections — and, as the engine runs one statement at a time
-//! anyway, one thread that stays busy under load costs less than many
-//! threads taking turns at its lock.
+//! The engine's own thread, behind a bounded queue. A statement runs
+//! right on the runtime thread it arrived on when no other statement is
+//! running on one (the cheapest path, and pipelined requests are answered
+//! in one go); while one is, the others come here and wait without holding
+//! a runtime thread — so a long scan holds up at most one runtime thread,
+//! and every other connection's reads, OPTIONS and new connections are
+//! still served.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 

@@ -74,8 +74,21 @@ pub struct Shared {
     trace_sequence: AtomicU64,
     /// The bytes of requests received and not yet answered.
     in_flight: Arc<InFlight>,
-    /// The engine's thread, where statements run.
+    /// The engine's thread, where a statement runs when another is already
+    /// running on a runtime thread.
     executor: Executor,
+    /// Whose turn it is to run a statement (see [`Turn`]).
+    turn: Mutex<()>,
+}
+
+/// The turn to run a statement: one at a time, on a runtime thread that
+/// finds the engine free (the cheapest way, so pipelined requests are
+/// answered in one go) or on the engine's own thread. A runtime thread
+/// only ever tries for it and never waits, so a long statement blocks at
+/// most the one runtime thread running it. Given back when dropped.
+#[derive(Debug)]
+pub struct Turn<'a> {
+    _held: MutexGuard<'a, ()>,
 }
 
 /// The node half of trace ids: fixed bits marking them as this server's.
@@ -159,6 +172,7 @@ impl Shared {
             trace_sequence: AtomicU64::new(0),
             in_flight: Arc::new(InFlight::new(Limits::default())),
             executor: Executor::start(),
+            turn: Mutex::new(()),
         }
     }
 
@@ -168,9 +182,29 @@ impl Shared {
         self
     }
 
-    /// The engine's thread, where connections send their statements.
+    /// The engine's thread, where connections send their statements when
+    /// they cannot have the [`Turn`] inline.
     pub fn executor(&self) -> &Executor {
         &self.executor
+    }
+
+    /// The turn to run a statement now, unless another statement has it.
+    pub fn try_turn(&self) -> Option<Turn<'_>> {
+        match self.turn.try_lock() {
+            Ok(guard) => Some(Turn { _held: guard }),
+            Err(std::sync::TryLockError::Poisoned(p)) => Some(Turn {
+                _held: p.into_inner(),
+            }),
+            Err(std::sync::TryLockError::WouldBlock) => None,
+        }
+    }
+
+    /// The turn to run a statement, waited for: on the engine's thread
+    /// only, never on a runtime thread.
+    pub fn wait_turn(&self) -> Turn<'_> {
+        Turn {
+            _held: self.turn.lock().unwrap_or_else(|p| p.into_inner()),
+        }
     }
 
     /// The bytes of requests in flight (received, not yet answered).
@@ -205,8 +239,11 @@ impl Shared {
         self.engine.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Runs `f` on the session directly (node control, tests).
+    /// Runs `f` on the session directly (node control, tests), waiting
+    /// for the [`Turn`] as a statement would, so a runtime thread that
+    /// has the turn never waits for the session: not from a runtime thread.
     pub fn with_session<R>(&self, f: impl FnOnce(&mut Session) -> R) -> R {
+        let _turn = self.wait_turn();
         f(&mut self.lock().session)
     }
 

@@ -178,13 +178,17 @@ async fn accept(listener: TcpListener, ctx: connection::Context, stop: watch::Re
     while connections.join_next().await.is_some() {}
 }
 
-/// How a server's runtime is built. Statements run on the engine's own
-/// thread ([`executor`]); the runtime's blocking threads check logins
-/// (bcrypt is slow), at most Cassandra's `native_transport_max_threads`
-/// (128) at once.
+/// How a server's runtime is built: a thread per core and never fewer
+/// than two, as one of them may be running a long statement (see
+/// [`executor`]); its blocking threads check logins (bcrypt is slow), at
+/// most Cassandra's `native_transport_max_threads` (128) at once.
 pub fn runtime_builder() -> tokio::runtime::Builder {
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let mut builder = tokio::runtime::Builder::new_multi_thread();
-    builder.enable_all().max_blocking_threads(MAX_LOGIN_THREADS);
+    builder
+        .enable_all()
+        .worker_threads(cores.max(2))
+        .max_blocking_threads(MAX_LOGIN_THREADS);
     builder
 }
 
