@@ -261,7 +261,7 @@ pub(crate) fn reject_duplicate_property<'a>(
 ) -> PResult<'a, ()> {
     if seen.iter().any(|p| p.name.name == property.name.name) {
         return i.fail(
-            format!("Multiple definition for property '{}'", property.name.name),
+            format!("Multiple definitions for property '{}'", property.name.name),
             property.name.span,
         );
     }

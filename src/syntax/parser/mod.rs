@@ -150,6 +150,9 @@ fn parse_tokens_with_nesting(
             if rest.peek().is_none() {
                 return Ok(statement);
             }
+            if tracker.furthest().0 <= rest.start {
+                return Err(trailing_error(text, tokens, rest.start));
+            }
             let mut set = ExpectedSet::default();
             set.kind(TokenKind::Semicolon);
             set.class(Class::End);
@@ -161,6 +164,101 @@ fn parse_tokens_with_nesting(
             None => Err(expectation_error(text, tokens, &tracker)),
         },
         Err(nom::Err::Incomplete(_)) => Err(expectation_error(text, tokens, &tracker)),
+    }
+}
+
+/// Input after a whole statement, worded as Cassandra's parser words it:
+/// `mismatched input 'x' expecting EOF`, except where its grammar was still
+/// looking ahead when it met the extra token — after the value of a WHERE
+/// relation, after an unqualified table name (where it was deciding
+/// whether a `.` and a table name follow, so it points at the name) and
+/// after `IF EXISTS`.
+fn trailing_error(text: &str, tokens: &[Token], position: usize) -> Error {
+    let extra = &tokens[position];
+    let before = |back: usize| position.checked_sub(back).and_then(|i| tokens.get(i));
+    let extra_text = extra.text(text);
+    let header = cassandra_position(text, extra.span.start);
+    let (message, highlight) = if ends_relation(before(1), before(2)) {
+        (
+            format!("{header} no viable alternative at input '{extra_text}'"),
+            position,
+        )
+    } else if ends_unqualified_table(before(1), before(2)) || ends_if_exists(before(1), before(2)) {
+        (
+            format!("{header} no viable alternative at input '{extra_text}'"),
+            position - 1,
+        )
+    } else {
+        (
+            format!("{header} mismatched input '{extra_text}' expecting EOF"),
+            position,
+        )
+    };
+    let message = message + &snippet_to(text, tokens, highlight, position);
+    Error::syntax(message)
+        .with_span(extra.span)
+        .with_label(format!(
+            "expected the end of the statement — found {}",
+            describe_found(extra, text)
+        ))
+}
+
+fn ends_relation(last: Option<&Token>, operator: Option<&Token>) -> bool {
+    let value = last.is_some_and(|t| {
+        matches!(
+            t.kind,
+            TokenKind::Integer
+                | TokenKind::Float
+                | TokenKind::String
+                | TokenKind::Uuid
+                | TokenKind::Hex
+                | TokenKind::Boolean
+                | TokenKind::Duration
+        )
+    });
+    let compares = operator.is_some_and(|t| {
+        matches!(
+            t.kind,
+            TokenKind::Eq
+                | TokenKind::Ne
+                | TokenKind::Lt
+                | TokenKind::Le
+                | TokenKind::Gt
+                | TokenKind::Ge
+        )
+    });
+    value && compares
+}
+
+fn ends_unqualified_table(last: Option<&Token>, keyword: Option<&Token>) -> bool {
+    use crate::syntax::keyword::Keyword;
+    let name = last.is_some_and(|t| {
+        matches!(t.kind, TokenKind::Ident | TokenKind::QuotedIdent)
+            || matches!(t.kind, TokenKind::Keyword(k) if !k.is_reserved())
+    });
+    let names_a_table = keyword.is_some_and(|t| {
+        matches!(
+            t.kind,
+            TokenKind::Keyword(Keyword::From | Keyword::Table | Keyword::Truncate)
+        )
+    });
+    name && names_a_table
+}
+
+/// `IF EXISTS` at the end, where the grammar was telling `IF EXISTS`
+/// from a condition on a column named `exists`.
+fn ends_if_exists(last: Option<&Token>, keyword: Option<&Token>) -> bool {
+    use crate::syntax::keyword::Keyword;
+    let is = |t: Option<&Token>, k: Keyword| t.is_some_and(|t| t.kind == TokenKind::Keyword(k));
+    is(last, Keyword::Exists) && is(keyword, Keyword::If)
+}
+
+/// How a token is named in a label: its keyword, or its text quoted.
+fn describe_found(token: &Token, text: &str) -> String {
+    match token.kind {
+        TokenKind::Keyword(k) => k.as_str().to_string(),
+        TokenKind::Semicolon => "';'".to_string(),
+        _ => format!("'{}'", token.text(text)),
     }
 }
 
@@ -221,7 +319,9 @@ fn antlr_name(expected: Expected) -> Option<String> {
         Expected::Kind(TokenKind::Integer) => "INTEGER".into(),
         Expected::Kind(TokenKind::Boolean) => "BOOLEAN".into(),
         Expected::Kind(kind) => kind.describe().to_string(),
-        Expected::Class("identifier") => "IDENT".into(),
+        // A name is never one token to Cassandra's grammar (IDENT, a quoted
+        // name or an unreserved keyword), so missing one is always "no
+        // viable alternative", never "expecting IDENT".
         Expected::Class(_) => return None,
     })
 }
@@ -243,14 +343,8 @@ fn expectation_error(text: &str, tokens: &[Token], tracker: &Tracker) -> Error {
         _ => None,
     };
     let mut message = match single {
-        Some(name) => format!(
-            "{} mismatched input '{found_text}' expecting {name}",
-            at
-        ),
-        None => format!(
-            "{} no viable alternative at input '{found_text}'",
-            at
-        ),
+        Some(name) => format!("{} mismatched input '{found_text}' expecting {name}", at),
+        None => format!("{} no viable alternative at input '{found_text}'", at),
     };
     message.push_str(&snippet(text, tokens, position));
 
@@ -293,14 +387,7 @@ fn reads_further_as_name(text: &str, tokens: &[Token], position: usize) -> bool 
 
 /// `expected one of FROM, ',' — found WHERE`
 fn expectation_label(items: &[Expected], found: Option<&Token>, text: &str) -> String {
-    let found = match found {
-        None => "end of input".to_string(),
-        Some(t) => match t.kind {
-            TokenKind::Keyword(k) => k.as_str().to_string(),
-            TokenKind::Semicolon => "';'".to_string(),
-            _ => format!("'{}'", t.text(text)),
-        },
-    };
+    let found = found.map_or_else(|| "end of input".to_string(), |t| describe_found(t, text));
     const SHOWN: usize = 10;
     let names: Vec<String> = items.iter().take(SHOWN).map(|e| e.describe()).collect();
     let more = if items.len() > SHOWN { ", …" } else { "" };
@@ -318,11 +405,17 @@ fn expectation_label(items: &[Expected], found: Option<&Token>, text: &str) -> S
 /// tokens on ANTLR's hidden channel); nothing after the offending token is
 /// shown, as ANTLR's stream has read no further when the parser gives up.
 fn snippet(text: &str, tokens: &[Token], position: usize) -> String {
+    snippet_to(text, tokens, position, position)
+}
+
+/// [`snippet`] with the token at `highlight` in brackets, running on to the
+/// token at `last` (the furthest ANTLR's stream had read).
+fn snippet_to(text: &str, tokens: &[Token], highlight: usize, last: usize) -> String {
     const BEFORE: usize = 10;
-    let Some(found) = tokens.get(position) else {
+    let (Some(found), Some(end)) = (tokens.get(highlight), tokens.get(last)) else {
         return String::new();
     };
-    let first = stream_start(text, tokens, position, BEFORE);
+    let first = stream_start(text, tokens, highlight, BEFORE);
     let mut out = String::from(" (");
     if first > 0 {
         out.push_str("...");
@@ -331,7 +424,8 @@ fn snippet(text: &str, tokens: &[Token], position: usize) -> String {
     out.push('[');
     out.push_str(found.text(text));
     out.push(']');
-    if found.span.end < text.trim_end_matches('\n').len() {
+    out.push_str(&text[found.span.end..end.span.end.max(found.span.end)]);
+    if end.span.end < text.trim_end_matches('\n').len() {
         out.push_str("...");
     }
     out.push(')');
@@ -347,7 +441,11 @@ fn stream_start(text: &str, tokens: &[Token], position: usize, count: usize) -> 
     let mut at = tokens[position].span.start;
     let mut index = position;
     loop {
-        let gap_start = if index == 0 { 0 } else { tokens[index - 1].span.end };
+        let gap_start = if index == 0 {
+            0
+        } else {
+            tokens[index - 1].span.end
+        };
         for hidden in hidden_tokens(&text[gap_start..at]).into_iter().rev() {
             at = gap_start + hidden;
             left -= 1;

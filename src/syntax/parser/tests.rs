@@ -287,7 +287,7 @@ mod shared {
         assert_refused("CREATE KEYSPACE ks WITH x = NULL", "input 'NULL'");
         assert_refused(
             "CREATE KEYSPACE ks WITH durable_writes = true AND DURABLE_WRITES = false",
-            "Multiple definition for property 'durable_writes'",
+            "Multiple definitions for property 'durable_writes'",
         );
     }
 
@@ -354,7 +354,7 @@ mod keyspaces {
     #[test]
     fn use_keyspace() {
         assert_canonical(r#"use "MyKs""#, r#"USE "MyKs""#);
-        assert_refused("USE", "mismatched input '<EOF>' expecting IDENT");
+        assert_refused("USE", "line 0:-1 no viable alternative at input '<EOF>'");
         assert_refused("USE ks.t", "input '.'");
     }
 }
@@ -407,7 +407,7 @@ mod tables {
         );
         assert_refused(
             "CREATE TABLE t (a int PRIMARY KEY) WITH comment = 'a' AND comment = 'b'",
-            "Multiple definition for property 'comment'",
+            "Multiple definitions for property 'comment'",
         );
     }
 
@@ -653,7 +653,7 @@ mod insert {
     fn using_comes_after_if_not_exists() {
         assert_refused(
             "INSERT INTO t (k) VALUES (1) USING TTL 1 IF NOT EXISTS",
-            "no viable alternative at input 'IF'",
+            "mismatched input 'IF' expecting EOF",
         );
     }
 
@@ -851,7 +851,7 @@ mod select {
         );
         assert_refused(
             "SELECT a AS from FROM t",
-            "mismatched input 'from' expecting IDENT",
+            "no viable alternative at input 'from' (SELECT a AS [from]...)",
         );
         assert_refused("SELECT * FROM t LIMIT 1 ORDER BY a", "input 'ORDER'");
         assert_refused("SELECT * FROM t WHERE", "input '<EOF>'");
