@@ -230,6 +230,12 @@ pub struct ConnectArgs {
     #[arg(long, value_name = "SECONDS", requires = "connect", global = true)]
     pub request_timeout: Option<f64>,
 
+    /// Connect over TLS, as cqlsh's `--ssl`: the server's certificate is
+    /// checked against `SSL_CERTFILE` or cqlshrc's `[ssl] certfile`
+    /// unless `SSL_VALIDATE` / `validate` is false.
+    #[arg(long, requires = "connect", global = true)]
+    pub ssl: bool,
+
     /// The native protocol version; the driver speaks v4 only.
     #[arg(long, value_name = "VERSION", requires = "connect", global = true)]
     pub protocol_version: Option<u8>,

@@ -1,6 +1,6 @@
 //! `--connect HOST[:PORT]`: the shell built in front of a real cluster,
 //! from cqlsh's flags (`-u`, `-p`, `--connect-timeout`, `--request-timeout`,
-//! `--protocol-version`, `-k`, `--consistency`) and cqlsh's `cqlshrc` for
+//! `--protocol-version`, `--ssl`, `-k`, `--consistency`) and cqlsh's `cqlshrc` for
 //! what the flags leave out. The flags that shape widerow's own cluster
 //! (`--schema`, `--nodes`, `--datacenters`, `--coordinator`) are refused:
 //! the cluster is real.
@@ -8,6 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use widerow::connect::tls::{ClientIdentity, TlsOptions};
 use widerow::connect::{mirror, Cluster, ConnectOptions, Request};
 use widerow::planner::PlanContext;
 use widerow::shell::{Settings, Shell};
@@ -110,7 +111,67 @@ fn options(cli: &Cli, target: &str) -> Result<ConnectOptions, String> {
         (None, Some(_)) => return Err("-p needs a user: give -u".into()),
         (None, None) => None,
     };
+    let ssl = args.ssl || rc.boolean("connection", "ssl").unwrap_or(false);
+    if ssl {
+        options.tls = Some(ssl_settings(&options.host, &rc, |name| {
+            std::env::var(name).ok()
+        })?);
+    }
     Ok(options)
+}
+
+/// cqlsh's SSL settings: the `SSL_VALIDATE`, `SSL_CERTFILE` and
+/// `SSL_VERSION` variables over cqlshrc's `[ssl]` and `[certfiles]`
+/// sections, validation on unless set to false — and, as cqlsh, a refusal
+/// to validate against nothing.
+fn ssl_settings(
+    host: &str,
+    rc: &Cqlshrc,
+    env: impl Fn(&str) -> Option<String>,
+) -> Result<TlsOptions, String> {
+    let validate = env("SSL_VALIDATE")
+        .or_else(|| rc.get("ssl", "validate"))
+        .is_none_or(|v| !v.eq_ignore_ascii_case("false"));
+    if env("SSL_VERSION")
+        .or_else(|| rc.get("ssl", "version"))
+        .is_some()
+    {
+        eprintln!(
+            "Warning: Explicit SSL and TLS versions in the cqlshrc file or in SSL_VERSION \
+             environment property are ignored as the protocol is auto-negotiated.\n"
+        );
+    }
+    let certfile = env("SSL_CERTFILE")
+        .or_else(|| rc.get("certfiles", &host.to_ascii_lowercase()))
+        .or_else(|| rc.get("ssl", "certfile"));
+    if validate && certfile.is_none() {
+        return Err(format!(
+            "Validation is enabled; SSL transport factory requires a valid certfile to be \
+             specified. Please provide path to the certfile in [ssl] section as 'certfile' \
+             option in {} (or use [certfiles] section) or set SSL_CERTFILE environment variable.",
+            rc.path.display()
+        ));
+    }
+    let key = rc.get("ssl", "userkey").map(|p| expand_home(&p));
+    let cert = rc.get("ssl", "usercert").map(|p| expand_home(&p));
+    let client = match (key, cert) {
+        (Some(key), Some(cert)) => Some(ClientIdentity { key, cert }),
+        (None, None) => None,
+        _ => return Err("cqlshrc [ssl]: userkey and usercert go together".into()),
+    };
+    Ok(TlsOptions {
+        certfile: certfile.map(|p| expand_home(&p)),
+        validate,
+        client,
+    })
+}
+
+/// `~/…` as the user's home, as cqlsh's `os.path.expanduser` reads it.
+fn expand_home(path: &str) -> PathBuf {
+    match (path.strip_prefix("~/"), std::env::var_os("HOME")) {
+        (Some(rest), Some(home)) => PathBuf::from(home).join(rest),
+        _ => PathBuf::from(path),
+    }
 }
 
 fn refuse_in_memory_flags(cli: &Cli) -> Result<(), String> {
@@ -140,6 +201,8 @@ fn seconds(flag: &str, value: Option<f64>) -> Result<Option<Duration>, String> {
 /// cqlsh's configuration file: `[section]` headers and `key = value` lines.
 #[derive(Debug, Default)]
 struct Cqlshrc {
+    /// Where it was looked for, for messages that name it as cqlsh's do.
+    path: PathBuf,
     entries: Vec<(String, String, String)>,
 }
 
@@ -154,11 +217,13 @@ impl Cqlshrc {
                 None => return Ok(Cqlshrc::default()),
             },
         };
-        match std::fs::read_to_string(&path) {
-            Ok(text) => Ok(Cqlshrc::parse(&text)),
-            Err(_) if !required => Ok(Cqlshrc::default()),
-            Err(e) => Err(format!("{}: {e}", path.display())),
-        }
+        let mut rc = match std::fs::read_to_string(&path) {
+            Ok(text) => Cqlshrc::parse(&text),
+            Err(_) if !required => Cqlshrc::default(),
+            Err(e) => return Err(format!("{}: {e}", path.display())),
+        };
+        rc.path = path;
+        Ok(rc)
     }
 
     fn parse(text: &str) -> Cqlshrc {
@@ -178,7 +243,10 @@ impl Cqlshrc {
                 ));
             }
         }
-        Cqlshrc { entries }
+        Cqlshrc {
+            path: PathBuf::new(),
+            entries,
+        }
     }
 
     fn get(&self, section: &str, key: &str) -> Option<String> {
@@ -189,6 +257,15 @@ impl Cqlshrc {
             .map(|(_, _, v)| v.clone())
     }
 
+    /// A yes/no setting as Python's configparser reads one.
+    fn boolean(&self, section: &str, key: &str) -> Option<bool> {
+        match self.get(section, key)?.to_ascii_lowercase().as_str() {
+            "1" | "yes" | "true" | "on" => Some(true),
+            "0" | "no" | "false" | "off" => Some(false),
+            _ => None,
+        }
+    }
+
     fn seconds(&self, section: &str, key: &str) -> Option<Duration> {
         let value: f64 = self.get(section, key)?.parse().ok()?;
         (value.is_finite() && value > 0.0).then(|| Duration::from_secs_f64(value))
@@ -197,7 +274,36 @@ impl Cqlshrc {
 
 #[cfg(test)]
 mod tests {
-    use super::Cqlshrc;
+    use super::{ssl_settings, Cqlshrc};
+    use std::path::PathBuf;
+
+    #[test]
+    fn ssl_settings_as_cqlsh_reads_them() {
+        let rc =
+            Cqlshrc::parse("[ssl]\ncertfile = /etc/ca.pem\n[certfiles]\n10.0.0.1 = /etc/ten.pem\n");
+        let none = |_: &str| None;
+        let got = ssl_settings("127.0.0.1", &rc, none).unwrap();
+        assert_eq!(got.certfile, Some(PathBuf::from("/etc/ca.pem")));
+        assert!(got.validate);
+        let per_host = ssl_settings("10.0.0.1", &rc, none).unwrap();
+        assert_eq!(per_host.certfile, Some(PathBuf::from("/etc/ten.pem")));
+        let from_env = ssl_settings("10.0.0.1", &rc, |name| match name {
+            "SSL_CERTFILE" => Some("/env/ca.pem".into()),
+            "SSL_VALIDATE" => Some("False".into()),
+            _ => None,
+        })
+        .unwrap();
+        assert_eq!(from_env.certfile, Some(PathBuf::from("/env/ca.pem")));
+        assert!(!from_env.validate);
+    }
+
+    #[test]
+    fn validating_without_a_certfile_is_cqlshs_refusal() {
+        let refused = ssl_settings("h", &Cqlshrc::default(), |_| None).unwrap_err();
+        assert!(refused.starts_with("Validation is enabled; SSL transport factory requires"));
+        let unvalidated = ssl_settings("h", &Cqlshrc::parse("[ssl]\nvalidate = false\n"), |_| None);
+        assert_eq!(unvalidated.unwrap().certfile, None);
+    }
 
     #[test]
     fn cqlshrc_sections_and_keys() {

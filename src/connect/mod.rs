@@ -17,6 +17,7 @@ pub mod errors;
 pub mod mirror;
 pub mod routing;
 pub mod rows;
+pub mod tls;
 
 use std::fmt;
 use std::time::Duration;
@@ -64,6 +65,8 @@ pub struct ConnectOptions {
     pub connect_timeout: Duration,
     /// How long one request may take before the client gives up.
     pub request_timeout: Duration,
+    /// TLS, when `--ssl` asks for it.
+    pub tls: Option<tls::TlsOptions>,
 }
 
 impl ConnectOptions {
@@ -76,6 +79,7 @@ impl ConnectOptions {
             credentials: None,
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
+            tls: None,
         })
     }
 }
@@ -156,6 +160,11 @@ impl Cluster {
             .default_execution_profile_handle(profile.into_handle());
         if let Some((user, password)) = &options.credentials {
             builder = builder.user(user, password);
+        }
+        if let Some(tls) = &options.tls {
+            let config = tls::client_config(tls)
+                .map_err(|e| Error::new(ErrorKind::NoHostAvailable, format!("--ssl: {e}")))?;
+            builder = builder.tls_context(Some(config));
         }
         let driver = runtime
             .block_on(async {

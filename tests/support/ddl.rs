@@ -40,7 +40,7 @@ fn property() -> BoxedStrategy<Property> {
 }
 
 /// Keeps the first property of each name: the same property twice is a
-/// syntax error ("Multiple definition for property").
+/// syntax error ("Multiple definitions for property").
 fn distinct_names(properties: Vec<Property>) -> Vec<Property> {
     let mut seen = std::collections::HashSet::new();
     properties
