@@ -1,8 +1,7 @@
 //! Productions every statement uses: keywords, punctuation, names,
 //! constants, USING clauses and property lists.
 
-use nom::combinator::{map, opt};
-use nom::multi::separated_list1;
+use nom::combinator::map;
 use nom::sequence::{delimited, pair};
 use nom::Parser;
 
@@ -11,6 +10,7 @@ use super::super::keyword::Keyword;
 use super::super::lexer::TokenKind;
 use super::super::span::Span;
 use super::input::{Class, ExpectedSet, PResult, Tokens};
+use super::optional::{opt, separated_list1};
 
 /// Matches one keyword.
 pub(crate) fn kw<'a>(k: Keyword) -> impl Fn(Tokens<'a>) -> PResult<'a, Span> {
@@ -91,7 +91,14 @@ pub(crate) fn name(i: Tokens<'_>) -> PResult<'_, Ident> {
 pub(crate) fn qualified_name(i: Tokens<'_>) -> PResult<'_, QualifiedName> {
     let start = i;
     let (i, first) = name(i)?;
-    let (i, second) = opt(pair(tok(TokenKind::Dot), name)).parse(i)?;
+    let mark = i.tracker().mark();
+    let (i, second) = nom::combinator::opt(pair(tok(TokenKind::Dot), name)).parse(i)?;
+    // ANTLR decides `ks.` or not by the token after the name: one that may
+    // follow a table name settles it (the `.` was optional), any other
+    // leaves no viable alternative.
+    if second.is_none() && may_follow_a_table_name(i.peek_kind()) {
+        i.tracker().declined(mark, i.start);
+    }
     let (keyspace, name) = match second {
         Some((_, second)) => (Some(first), second),
         None => (None, first),
@@ -104,6 +111,36 @@ pub(crate) fn qualified_name(i: Tokens<'_>) -> PResult<'_, QualifiedName> {
             span: i.span_since(start),
         },
     ))
+}
+
+/// The tokens that follow a table name somewhere in Cassandra's grammar.
+fn may_follow_a_table_name(kind: Option<TokenKind>) -> bool {
+    use Keyword as K;
+    match kind {
+        None | Some(TokenKind::Semicolon | TokenKind::LParen) => true,
+        Some(TokenKind::Keyword(k)) => matches!(
+            k,
+            K::Using
+                | K::Where
+                | K::Set
+                | K::With
+                | K::If
+                | K::Add
+                | K::Alter
+                | K::Drop
+                | K::Rename
+                | K::Json
+                | K::Group
+                | K::Order
+                | K::Per
+                | K::Limit
+                | K::Allow
+                | K::As
+                | K::To
+                | K::From
+        ),
+        _ => false,
+    }
 }
 
 /// `?` or `:name`.
@@ -241,6 +278,14 @@ fn property_value(i: Tokens<'_>) -> PResult<'_, PropertyValue> {
 pub(crate) fn property(i: Tokens<'_>) -> PResult<'_, Property> {
     let start = i;
     let (i, name) = name(i)?;
+    if i.peek_kind() != Some(TokenKind::Eq) {
+        // Cassandra's two readings (`= value`, `= {map}`) both start with
+        // `=`: a missing one leaves no viable alternative.
+        let mut set = ExpectedSet::default();
+        set.kind(TokenKind::Eq);
+        set.class(Class::Constant);
+        return i.expected(set);
+    }
     let (i, _) = tok(TokenKind::Eq)(i)?;
     let (i, value) = property_value(i)?;
     Ok((
@@ -272,7 +317,7 @@ pub(crate) fn reject_duplicate_property<'a>(
 pub(crate) fn properties(i: Tokens<'_>) -> PResult<'_, Vec<Property>> {
     let (mut i, first) = property(i)?;
     let mut out = vec![first];
-    while let Ok((rest, _)) = kw(Keyword::And)(i) {
+    while let (rest, Some(_)) = opt(kw(Keyword::And)).parse(i)? {
         let (rest, next) = property(rest)?;
         let seen: Vec<&Property> = out.iter().collect();
         reject_duplicate_property(rest, &seen, &next)?;
@@ -302,7 +347,7 @@ pub(crate) fn braced<'a, T>(
         let (rest, value) = element(rest)?;
         let mut entries = vec![(first, value)];
         i = rest;
-        while let Ok((rest, _)) = tok(TokenKind::Comma)(i) {
+        while let (rest, Some(_)) = opt(tok(TokenKind::Comma)).parse(i)? {
             let (rest, key) = element(rest)?;
             let (rest, _) = tok(TokenKind::Colon)(rest)?;
             let (rest, value) = element(rest)?;
@@ -313,7 +358,7 @@ pub(crate) fn braced<'a, T>(
         return Ok((i, Braced::Map(entries)));
     }
     let mut items = vec![first];
-    while let Ok((rest, _)) = tok(TokenKind::Comma)(i) {
+    while let (rest, Some(_)) = opt(tok(TokenKind::Comma)).parse(i)? {
         let (rest, item) = element(rest)?;
         items.push(item);
         i = rest;

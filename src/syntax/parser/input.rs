@@ -134,6 +134,12 @@ impl ExpectedSet {
         }
     }
 
+    fn remove(&mut self, other: &ExpectedSet) {
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            *a &= !b;
+        }
+    }
+
     /// The expectations in a stable order: classes, keywords (alphabetical,
     /// which reads better than declaration order), punctuation.
     pub(crate) fn items(&self) -> Vec<Expected> {
@@ -159,11 +165,22 @@ impl ExpectedSet {
     }
 }
 
-/// The furthest point any parse attempt reached, and what was expected there.
+/// The furthest point any parse attempt reached, and what was expected there
+/// — and which of those expectations only an optional part of the grammar
+/// had (a loop's next `,`, a clause that may be left out), which ANTLR's
+/// LL(1) decisions pass over without naming them.
 #[derive(Debug, Default)]
 pub(crate) struct Tracker {
     furthest: Cell<usize>,
     expected: Cell<ExpectedSet>,
+    optional: Cell<ExpectedSet>,
+}
+
+/// The tracker's state before an optional part was tried.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Mark {
+    furthest: usize,
+    expected: ExpectedSet,
 }
 
 impl Tracker {
@@ -173,16 +190,51 @@ impl Tracker {
         if pos > furthest {
             self.furthest.set(pos);
             self.expected.set(set);
+            self.optional.set(ExpectedSet::default());
         } else if pos == furthest {
             let mut merged = self.expected.get();
             merged.union(&set);
             self.expected.set(merged);
+            let mut optional = self.optional.get();
+            optional.remove(&set);
+            self.optional.set(optional);
         }
     }
 
     /// The furthest token index reached and what was expected there.
     pub(crate) fn furthest(&self) -> (usize, ExpectedSet) {
         (self.furthest.get(), self.expected.get())
+    }
+
+    /// What was expected at the furthest point by a part of the grammar
+    /// that could not be left out.
+    pub(crate) fn required(&self) -> ExpectedSet {
+        let mut required = self.expected.get();
+        required.remove(&self.optional.get());
+        required
+    }
+
+    pub(crate) fn mark(&self) -> Mark {
+        Mark {
+            furthest: self.furthest.get(),
+            expected: self.expected.get(),
+        }
+    }
+
+    /// An optional part tried at token `pos` since `mark` failed there
+    /// without consuming anything: what it expected at `pos` (and nothing
+    /// else had) was optional.
+    pub(crate) fn declined(&self, mark: Mark, pos: usize) {
+        if self.furthest.get() != pos {
+            return;
+        }
+        let mut added = self.expected.get();
+        if mark.furthest == pos {
+            added.remove(&mark.expected);
+        }
+        let mut optional = self.optional.get();
+        optional.union(&added);
+        self.optional.set(optional);
     }
 }
 
@@ -259,6 +311,11 @@ impl<'a> Tokens<'a> {
             start
         };
         Span::new(start, end.max(start))
+    }
+
+    /// The parse's record of its furthest failure.
+    pub(crate) fn tracker(&self) -> &'a Tracker {
+        self.shared.tracker
     }
 
     /// Records that `set` was expected here and returns the failure.

@@ -11,6 +11,7 @@ mod common;
 mod input;
 mod modify;
 mod nesting;
+mod optional;
 mod role;
 mod schema;
 mod select;
@@ -176,7 +177,7 @@ fn parse_tokens_with_nesting(
 fn trailing_error(text: &str, tokens: &[Token], position: usize) -> Error {
     let extra = &tokens[position];
     let before = |back: usize| position.checked_sub(back).and_then(|i| tokens.get(i));
-    let extra_text = extra.text(text);
+    let extra_text = antlr_text(extra, text);
     let header = cassandra_position(text, extra.span.start);
     let (message, highlight) = if ends_relation(before(1), before(2)) {
         (
@@ -228,6 +229,71 @@ fn ends_relation(last: Option<&Token>, operator: Option<&Token>) -> bool {
         )
     });
     value && compares
+}
+
+/// A token a term can end with: a constant or a bind marker.
+fn ends_value(token: &Token) -> bool {
+    use crate::syntax::keyword::Keyword;
+    matches!(
+        token.kind,
+        TokenKind::Integer
+            | TokenKind::Float
+            | TokenKind::String
+            | TokenKind::DollarString
+            | TokenKind::Boolean
+            | TokenKind::Uuid
+            | TokenKind::Hex
+            | TokenKind::Duration
+            | TokenKind::Question
+            | TokenKind::Keyword(Keyword::Null)
+    )
+}
+
+/// The tokens that follow a term somewhere in Cassandra's grammar.
+fn may_follow_a_value(kind: Option<TokenKind>) -> bool {
+    use crate::syntax::keyword::Keyword as K;
+    match kind {
+        None => true,
+        Some(TokenKind::Keyword(k)) => matches!(
+            k,
+            K::And
+                | K::If
+                | K::Where
+                | K::Apply
+                | K::Insert
+                | K::Update
+                | K::Delete
+                | K::Begin
+                | K::Order
+                | K::Group
+                | K::Per
+                | K::Limit
+                | K::Allow
+                | K::As
+                | K::From
+        ),
+        Some(kind) => matches!(
+            kind,
+            TokenKind::Comma
+                | TokenKind::RParen
+                | TokenKind::RBracket
+                | TokenKind::RBrace
+                | TokenKind::Colon
+                | TokenKind::Semicolon
+                | TokenKind::DotDot
+                | TokenKind::Plus
+                | TokenKind::Minus
+                | TokenKind::Star
+                | TokenKind::Slash
+                | TokenKind::Percent
+                | TokenKind::Eq
+                | TokenKind::Ne
+                | TokenKind::Lt
+                | TokenKind::Le
+                | TokenKind::Gt
+                | TokenKind::Ge
+        ),
+    }
 }
 
 fn ends_unqualified_table(last: Option<&Token>, keyword: Option<&Token>) -> bool {
@@ -335,18 +401,44 @@ fn expectation_error(text: &str, tokens: &[Token], tracker: &Tracker) -> Error {
         |t| cassandra_position(text, t.span.start),
     );
     let span = found.map_or(Span::new(text.len(), text.len()), |t| t.span);
-    let found_text = found.map_or("<EOF>", |t| t.text(text));
+    let found_text = found.map_or_else(|| "<EOF>".to_string(), |t| antlr_text(t, text));
     let items = expected.items();
 
-    let single = match items.as_slice() {
-        [only] => antlr_name(*only),
+    // One token the grammar could not do without is ANTLR's failed match;
+    // anything else, its failed decision.
+    let required = tracker.required().items();
+    let single = match (required.as_slice(), items.as_slice()) {
+        ([only], _) | ([], [only]) => antlr_name(*only),
         _ => None,
     };
-    let mut message = match single {
+    // After a value, ANTLR's loops (`+ term`, `, assignment`) decide to
+    // stop by the tokens that may follow a value anywhere in the grammar:
+    // any other token leaves it no viable alternative.
+    // `CAST(1 AS …)` reads its value as a selector, where one token decides.
+    let single = single.filter(|_| {
+        let after_value = position > 0 && ends_value(&tokens[position - 1]);
+        let in_cast = position >= 3
+            && tokens[position - 2].kind == TokenKind::LParen
+            && tokens[position - 3].kind == TokenKind::Keyword(Keyword::Cast);
+        !after_value || in_cast || may_follow_a_value(found.map(|t| t.kind))
+    });
+    let mut message = match &single {
         Some(name) => format!("{} mismatched input '{found_text}' expecting {name}", at),
         None => format!("{} no viable alternative at input '{found_text}'", at),
     };
-    message.push_str(&snippet(text, tokens, position));
+    // Undecided between `ks.table` and `table`, ANTLR's stream still
+    // stands at the name, which its snippet brackets.
+    let deciding_qualifier = single.is_none()
+        && found.is_some()
+        && required.contains(&Expected::Kind(TokenKind::Dot))
+        && position > 0
+        && common::is_name_token(Some(tokens[position - 1].kind));
+    let highlight = if deciding_qualifier {
+        position - 1
+    } else {
+        position
+    };
+    message.push_str(&snippet_to(text, tokens, highlight, position));
 
     let mut error = Error::syntax(message)
         .with_span(span)
@@ -399,17 +491,11 @@ fn expectation_label(items: &[Expected], found: Option<&Token>, text: &str) -> S
 }
 
 /// Cassandra's snippet (its `ErrorCollector`): the query text from ten
-/// tokens of ANTLR's stream before the offending token up to it, the
-/// offending token in brackets, `...` where text was cut, and the lines
-/// run together. Whitespace and comments count among the ten (they are
-/// tokens on ANTLR's hidden channel); nothing after the offending token is
-/// shown, as ANTLR's stream has read no further when the parser gives up.
-fn snippet(text: &str, tokens: &[Token], position: usize) -> String {
-    snippet_to(text, tokens, position, position)
-}
-
-/// [`snippet`] with the token at `highlight` in brackets, running on to the
-/// token at `last` (the furthest ANTLR's stream had read).
+/// tokens of ANTLR's stream before the token at `highlight` up to the token
+/// at `last` (the furthest the stream had read, mostly the offending token
+/// itself), the highlighted token in brackets, `...` where text was cut,
+/// and the lines run together. Whitespace and comments count among the ten
+/// (they are tokens on ANTLR's hidden channel).
 fn snippet_to(text: &str, tokens: &[Token], highlight: usize, last: usize) -> String {
     const BEFORE: usize = 10;
     let (Some(found), Some(end)) = (tokens.get(highlight), tokens.get(last)) else {
@@ -420,17 +506,47 @@ fn snippet_to(text: &str, tokens: &[Token], highlight: usize, last: usize) -> St
     if first > 0 {
         out.push_str("...");
     }
+    // ANTLR measures a token by its text, which for a string is what is
+    // inside the quotes: `'x'` is bracketed as `[']` and the rest cut.
+    let found_end = antlr_end(found, text);
+    let end = if last == highlight {
+        found_end
+    } else {
+        antlr_end(end, text).max(found_end)
+    };
     out.push_str(&text[first..found.span.start]);
     out.push('[');
-    out.push_str(found.text(text));
+    out.push_str(&text[found.span.start..found_end]);
     out.push(']');
-    out.push_str(&text[found.span.end..end.span.end.max(found.span.end)]);
-    if end.span.end < text.trim_end_matches('\n').len() {
+    out.push_str(&text[found_end..end]);
+    if end < text.trim_end_matches('\n').len() {
         out.push_str("...");
     }
     out.push(')');
     out.retain(|c| c != '\n');
     out
+}
+
+/// A token's text as ANTLR's lexer leaves it: a string's is what its
+/// quotes hold (`''` read as `'`), as Cassandra's messages show it.
+fn antlr_text(token: &Token, text: &str) -> String {
+    let raw = token.text(text);
+    match token.kind {
+        TokenKind::String => raw[1..raw.len() - 1].replace("''", "'"),
+        TokenKind::DollarString => raw[2..raw.len() - 2].to_string(),
+        _ => raw.to_string(),
+    }
+}
+
+/// Where a token ends by ANTLR's measure: its start plus the length of
+/// its [`antlr_text`], in characters.
+fn antlr_end(token: &Token, text: &str) -> usize {
+    let chars = antlr_text(token, text).chars().count();
+    text[token.span.start..]
+        .char_indices()
+        .nth(chars)
+        .map_or(text.len(), |(at, _)| token.span.start + at)
+        .min(token.span.end)
 }
 
 /// Where the stream token `count` tokens before `tokens[position]` starts,

@@ -1,7 +1,5 @@
 //! INSERT, UPDATE, DELETE and BATCH.
 
-use nom::combinator::opt;
-use nom::multi::separated_list1;
 use nom::sequence::preceded;
 use nom::Parser;
 
@@ -14,15 +12,16 @@ use super::super::keyword::Keyword;
 use super::super::lexer::TokenKind;
 use super::common::{at_kw, is_name_token, kw, name, parenthesized_list, qualified_name, tok};
 use super::input::{ExpectedSet, PResult, Tokens};
+use super::optional::{opt, passed_over, separated_list1};
 use super::select::{contains_key, in_values, operator, where_clause};
-use super::term::{integer_or_marker, is_function_start, term};
+use super::term::{integer_or_marker, is_function_start, term, value_or_marker};
 
 /// `USING TTL n AND TIMESTAMP n`, or nothing.
 pub(crate) fn opt_using(i: Tokens<'_>) -> PResult<'_, Vec<UsingItem>> {
-    let Ok((i, _)) = kw(Keyword::Using)(i) else {
-        return Ok((i, Vec::new()));
-    };
-    separated_list1(kw(Keyword::And), using_item).parse(i)
+    match opt(kw(Keyword::Using)).parse(i)? {
+        (i, Some(_)) => separated_list1(kw(Keyword::And), using_item).parse(i),
+        (i, None) => Ok((i, Vec::new())),
+    }
 }
 
 fn using_item(i: Tokens<'_>) -> PResult<'_, UsingItem> {
@@ -100,10 +99,11 @@ fn json_value(i: Tokens<'_>) -> PResult<'_, Term> {
             let (i, m) = super::common::bind_marker(i)?;
             (i, TermKind::Marker(m))
         }
-        _ => {
+        Some(TokenKind::String | TokenKind::DollarString) => {
             let (i, s) = super::common::string(i)?;
             (i, TermKind::Literal(Literal::String(s)))
         }
+        _ => return i.expected(value_or_marker(TokenKind::String)),
     };
     Ok((
         i,
@@ -336,7 +336,7 @@ fn column_assignment(
 
 /// `IF EXISTS`, `IF cond AND …`, or nothing.
 pub(crate) fn opt_if(i: Tokens<'_>) -> PResult<'_, Option<IfClause>> {
-    let Ok((i, _)) = kw(Keyword::If)(i) else {
+    let (i, Some(_)) = opt(kw(Keyword::If)).parse(i)? else {
         return Ok((i, None));
     };
     // EXISTS is unreserved, so `IF exists = 1` is a condition on a column
@@ -400,7 +400,7 @@ fn condition(i: Tokens<'_>) -> PResult<'_, Condition> {
 /// `USING TIMESTAMP n`, or nothing: DELETE takes no TTL (Cassandra's
 /// `usingClauseDelete`), so `USING TTL` is a syntax error there.
 fn delete_using(i: Tokens<'_>) -> PResult<'_, Vec<UsingItem>> {
-    let Ok((i, _)) = kw(Keyword::Using)(i) else {
+    let (i, Some(_)) = opt(kw(Keyword::Using)).parse(i)? else {
         return Ok((i, Vec::new()));
     };
     let (i, _) = kw(Keyword::Timestamp)(i)?;
@@ -466,14 +466,13 @@ pub(crate) fn batch(i: Tokens<'_>) -> PResult<'_, Batch> {
                 set.keyword(Keyword::Insert);
                 set.keyword(Keyword::Update);
                 set.keyword(Keyword::Delete);
-                set.keyword(Keyword::Apply);
-                i.expected::<()>(set).ok();
+                passed_over(i, set);
                 break;
             }
         };
         statements.push(statement);
         i = rest;
-        while let Ok((rest, _)) = tok(TokenKind::Semicolon)(i) {
+        while let (rest, Some(_)) = opt(tok(TokenKind::Semicolon)).parse(i)? {
             i = rest;
         }
     }

@@ -1,8 +1,6 @@
 //! Schema statements: CREATE / ALTER / DROP of keyspaces, tables, indexes,
 //! types and materialized views; USE; TRUNCATE.
 
-use nom::combinator::opt;
-use nom::multi::{separated_list0, separated_list1};
 use nom::sequence::preceded;
 use nom::Parser;
 
@@ -18,7 +16,8 @@ use super::common::{
     at_kw, if_exists, if_not_exists, integer, kw, name, parenthesized_list, properties, property,
     qualified_name, reject_duplicate_property, string, tok,
 };
-use super::input::{ExpectedSet, PResult, Tokens};
+use super::input::{Class, ExpectedSet, PResult, Tokens};
+use super::optional::{many0, opt, passed_over, separated_list0, separated_list1};
 use super::select::{direction, opt_where, select_clause};
 use super::term::cql_type;
 
@@ -113,9 +112,13 @@ fn loose_list<'a, O>(
     let (i, _) = tok(TokenKind::LParen)(i)?;
     let (mut i, first) = item(i)?;
     let mut items = vec![first];
-    while let Ok((rest, _)) = tok(TokenKind::Comma)(i) {
+    while let (rest, Some(_)) = opt(tok(TokenKind::Comma)).parse(i)? {
         i = rest;
-        if matches!(i.peek_kind(), Some(TokenKind::Comma | TokenKind::RParen)) {
+        if !super::common::is_name_token(i.peek_kind()) && !at_kw(i, Keyword::Primary) {
+            // The slot may be empty: the list goes on or closes.
+            let mut set = ExpectedSet::default();
+            set.class(Class::Name);
+            passed_over(i, set);
             continue;
         }
         let (rest, next) = item(i)?;
@@ -163,7 +166,7 @@ fn primary_key(i: Tokens<'_>) -> PResult<'_, PrimaryKey> {
         let (i, single) = name(i)?;
         (i, vec![single])
     };
-    let (i, clustering) = nom::multi::many0(preceded(tok(TokenKind::Comma), name)).parse(i)?;
+    let (i, clustering) = many0(preceded(tok(TokenKind::Comma), name)).parse(i)?;
     let (i, _) = tok(TokenKind::RParen)(i)?;
     Ok((
         i,
@@ -177,9 +180,9 @@ fn primary_key(i: Tokens<'_>) -> PResult<'_, PrimaryKey> {
 
 /// `WITH option AND option …`, or nothing.
 fn opt_table_options(i: Tokens<'_>) -> PResult<'_, Vec<TableOption>> {
-    match kw(Keyword::With)(i) {
-        Ok((i, _)) => table_options(i),
-        Err(_) => Ok((i, Vec::new())),
+    match opt(kw(Keyword::With)).parse(i)? {
+        (i, Some(_)) => table_options(i),
+        (i, None) => Ok((i, Vec::new())),
     }
 }
 

@@ -1,8 +1,7 @@
 //! SELECT, its selectors, and WHERE relations (shared with UPDATE, DELETE
 //! and materialized views).
 
-use nom::combinator::{map, opt};
-use nom::multi::{separated_list0, separated_list1};
+use nom::combinator::map;
 use nom::sequence::preceded;
 use nom::Parser;
 
@@ -16,6 +15,7 @@ use super::super::lexer::TokenKind;
 use super::super::span::Span;
 use super::common::{at_kw, is_name_token, kw, name, qualified_name, tok};
 use super::input::{attempt, Class, ExpectedSet, PResult, Tokens};
+use super::optional::{opt, passed_over, separated_list0, separated_list1};
 use super::term::{
     function_name, hint_type, integer_or_marker, is_function_start, native_type, starts_term, term,
 };
@@ -425,7 +425,9 @@ fn selector_braces(i: Tokens<'_>) -> PResult<'_, SelectorKind> {
 /// `WHERE relation AND relation …`, or nothing.
 pub(crate) fn opt_where(i: Tokens<'_>) -> PResult<'_, Vec<Relation>> {
     if !at_kw(i, Keyword::Where) {
-        i.expected_keyword::<()>(Keyword::Where).ok();
+        let mut set = ExpectedSet::default();
+        set.keyword(Keyword::Where);
+        passed_over(i, set);
         return Ok((i, Vec::new()));
     }
     where_clause(i)

@@ -9,7 +9,6 @@
 //! ```
 
 use nom::combinator::map;
-use nom::multi::separated_list0;
 use nom::Parser;
 
 use super::super::ast::{
@@ -20,7 +19,8 @@ use super::super::lexer::TokenKind;
 use super::common::{
     at_kw, bind_marker, is_name_token, kw, literal_at, name, qualified_name, string, tok,
 };
-use super::input::{attempt, Class, PResult, Tokens};
+use super::input::{attempt, Class, ExpectedSet, PResult, Tokens};
+use super::optional::{opt, separated_list0};
 
 /// A term, with arithmetic.
 pub(crate) fn term(i: Tokens<'_>) -> PResult<'_, Term> {
@@ -278,9 +278,9 @@ fn udt_literal(i: Tokens<'_>) -> PResult<'_, TermKind> {
         let (rest, value) = term(rest)?;
         fields.push((field, value));
         i = rest;
-        match tok(TokenKind::Comma)(i) {
-            Ok((rest, _)) => i = rest,
-            Err(_) => break,
+        match opt(tok(TokenKind::Comma)).parse(i)? {
+            (rest, Some(_)) => i = rest,
+            (_, None) => break,
         }
     }
     let (i, _) = tok(TokenKind::RBrace)(i)?;
@@ -450,7 +450,8 @@ pub(crate) fn integer_or_marker(i: Tokens<'_>) -> PResult<'_, Term> {
         Some(TokenKind::Question | TokenKind::Colon) => {
             map(bind_marker, TermKind::Marker).parse(i)?
         }
-        _ => map(super::common::integer, TermKind::Literal).parse(i)?,
+        Some(TokenKind::Integer) => map(super::common::integer, TermKind::Literal).parse(i)?,
+        _ => return i.expected(value_or_marker(TokenKind::Integer)),
     };
     Ok((
         i,
@@ -459,6 +460,17 @@ pub(crate) fn integer_or_marker(i: Tokens<'_>) -> PResult<'_, Term> {
             span: i.span_since(start),
         },
     ))
+}
+
+/// A literal of `kind` or a bind marker: the alternatives of Cassandra's
+/// `intValue` and JSON value rules, so a wrong token there is "no viable
+/// alternative", not a mismatch.
+pub(crate) fn value_or_marker(kind: TokenKind) -> ExpectedSet {
+    let mut set = ExpectedSet::default();
+    set.kind(kind);
+    set.kind(TokenKind::Question);
+    set.kind(TokenKind::Colon);
+    set
 }
 
 /// Whether a term could start at the next token (used to decide between

@@ -299,7 +299,7 @@ mod shared {
         );
         assert_refused(
             "UPDATE t USING TTL 'x' SET a = 1 WHERE k = 1",
-            "input ''x''",
+            "line 1:19 no viable alternative at input 'x' (UPDATE t USING TTL [']...)",
         );
         assert_refused(
             "UPDATE t USING TTL 1.5 SET a = 1 WHERE k = 1",
@@ -644,7 +644,7 @@ mod insert {
         assert_canonical("INSERT INTO t JSON :doc", "INSERT INTO t JSON :doc");
         assert_refused(
             "INSERT INTO t JSON 1",
-            "mismatched input '1' expecting STRING_LITERAL",
+            "line 1:19 no viable alternative at input '1' (INSERT INTO t JSON [1])",
         );
         assert_refused("INSERT INTO t JSON '{}' DEFAULT 1", "input '1'");
     }
@@ -843,7 +843,7 @@ mod select {
         assert_refused("SELECT * FROM t ORDER BY a DESC ASC", "input 'ASC'");
         assert_refused(
             "SELECT * FROM t LIMIT 'x'",
-            "mismatched input ''x'' expecting INTEGER",
+            "no viable alternative at input 'x' (SELECT * FROM t LIMIT [']...)",
         );
         assert_refused(
             "SELECT * FROM t ALLOW",
