@@ -20,6 +20,7 @@ pub mod executor;
 pub mod frame;
 pub mod handler;
 pub mod inflight;
+mod paging;
 pub mod request;
 pub mod response;
 pub mod segment;
