@@ -49,8 +49,8 @@ pub(super) fn page_of(
 }
 
 /// One page of rows widerow made itself (DESCRIBE's, a control
-/// statement's), which the node hands out whole: a full last page carries
-/// no paging state.
+/// statement's), all known up front: a full last page carries no paging
+/// state.
 pub(super) fn page(
     result: &ResultSet,
     table: &TableSpec,
