@@ -1,8 +1,8 @@
 """Checks widerow's syntax errors against a real Cassandra 5.0 node, word for word.
 
 Run it through ``scripts/oracle-syntax`` (which makes the venv). Every statement of
-``tests/parser/err/*.cql`` is sent to the node (``ORACLE_HOST``/``ORACLE_PORT``, which
-must be running) and run by widerow (``widerow -f FILE --format json``); the two
+``tests/parser/err/*.cql`` is sent to the node (the one ``ORACLE_HOST``/``ORACLE_PORT``
+name, else one started and stopped here) and run by widerow (``widerow -f FILE --format json``); the two
 messages are compared. ``syntax_known.txt`` lists, as ``FILE:LINE``, the statements
 whose message is known to differ (where ANTLR's prediction looks further ahead than
 widerow's parser, see docs/divergences.md): those are reported, not failed on.
@@ -26,6 +26,7 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 
 import cassandra_side as cs  # noqa: E402
 from cassandra.query import SimpleStatement  # noqa: E402
+from corpus import node  # noqa: E402
 
 WIDEROW = os.environ.get("WIDEROW_BIN") or os.path.join(REPO, "target", "release", "widerow")
 KNOWN = os.path.join(HERE, "syntax_known.txt")
@@ -79,6 +80,26 @@ def state(theirs: str, mine: str) -> str:
 
 
 def main() -> int:
+    if not os.path.exists(WIDEROW):
+        print(f"oracle-syntax: no widerow at {WIDEROW}: cargo build --release, or set WIDEROW_BIN",
+              file=sys.stderr)
+        return 2
+    managed = "ORACLE_HOST" not in os.environ and "ORACLE_PORT" not in os.environ
+    if managed:
+        node("stop")
+        started = node("start", "--wait")
+        sys.stderr.write(started.stdout + started.stderr)
+        if started.returncode != 0:
+            print("oracle-syntax: the node did not start", file=sys.stderr)
+            return 2
+    try:
+        return check()
+    finally:
+        if managed:
+            node("stop")
+
+
+def check() -> int:
     host = os.environ.get("ORACLE_HOST", "127.0.0.1")
     port = int(os.environ.get("ORACLE_PORT", "19042"))
     try:
