@@ -10,7 +10,9 @@ mod server_client;
 
 use std::io::{Read, Write};
 
-use server_client::{connect, error_of, frame, query_body, read_plain_frame, started};
+use server_client::{
+    connect, error_of, frame, op, query_body, read_plain_frame, request, started, startup_body,
+};
 use widerow::server::TestServer;
 use widerow::Session;
 
@@ -75,6 +77,22 @@ fn a_query_before_startup_is_refused_as_cassandra_refuses_it() {
             "Unexpected message QUERY, expecting STARTUP or OPTIONS".into()
         )
     );
+}
+
+#[test]
+fn a_second_startup_is_refused_and_the_connection_stays() {
+    let server = TestServer::start(Session::new()).unwrap();
+    let mut s = started(server.addr());
+    let again = request(&mut s, 2, op::STARTUP, &startup_body()).unwrap();
+    assert_eq!(
+        again.error(),
+        Some((
+            0x000A,
+            "Unexpected message STARTUP, the connection is already initialized".into()
+        ))
+    );
+    let options = request(&mut s, 3, op::OPTIONS, &[]).unwrap();
+    assert_eq!(options.opcode(), op::SUPPORTED);
 }
 
 #[test]

@@ -454,6 +454,10 @@ impl Connection {
                 opcode.name()
             ));
         }
+        if self.state.started && matches!(request, Request::Startup(_)) {
+            // Cassandra's `ServerConnection` once READY; the connection stays.
+            return Err("Unexpected message STARTUP, the connection is already initialized".into());
+        }
         Ok(match request {
             Request::Options => Answer::Now(plain(Opcode::Supported, response::supported())),
             Request::Startup(options) => Answer::Now(self.startup(header.version, &options)?),
