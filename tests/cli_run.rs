@@ -262,6 +262,29 @@ fn shell_commands_in_json_lines() {
 }
 
 #[test]
+fn explain_in_json_lines_is_the_plan_record_widerow_explain_writes() {
+    let dir = scratch("json_explain");
+    write(
+        &dir,
+        "script.cql",
+        &format!("{SCHEMA}EXPLAIN SELECT * FROM ks.users WHERE g = 0;\n"),
+    );
+    write(
+        &dir,
+        "plain.cql",
+        &format!("{SCHEMA}SELECT * FROM ks.users WHERE g = 0;\n"),
+    );
+    let run = widerow(&dir, &["--format", "json", "-f", "script.cql"]);
+    let explain = widerow(&dir, &["explain", "--format", "json", "plain.cql"]);
+    assert_eq!(code(&run), 0, "{}", stderr(&run));
+    let shown = records(&run).pop().expect("a record for EXPLAIN");
+    let planned = records(&explain).pop().expect("a record for the SELECT");
+    assert_eq!(shown["kind"], "plan");
+    assert_eq!(shown["class"], planned["class"]);
+    assert_eq!(shown["plan"], planned["plan"]);
+}
+
+#[test]
 fn unavailable_is_a_failure_without_class() {
     let dir = scratch("unavailable");
     write(

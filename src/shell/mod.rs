@@ -301,6 +301,16 @@ impl Shell {
         self.refresh_mirror();
         if let Some(rest) = explain_target(&statement.text) {
             return match self.session.explain(rest) {
+                // In JSON Lines, the record `widerow explain` writes.
+                Ok(plan) if self.settings.format == Format::Json => Reply::line(
+                    serde_json::json!({
+                        "line": statement.line,
+                        "kind": "plan",
+                        "class": plan.class.as_str(),
+                        "plan": serde_json::to_value(&plan).unwrap_or_default(),
+                    })
+                    .to_string(),
+                ),
                 Ok(plan) => Reply::out(trace::explain(&self.session, &plan)),
                 Err(refused) => self.report_refused(source, statement, *refused),
             };
