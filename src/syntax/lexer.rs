@@ -85,6 +85,20 @@ pub enum TokenKind {
 }
 
 impl TokenKind {
+    /// `=`, `!=`, `<`, `<=`, `>`, `>=`: the operators of a relation or a
+    /// condition.
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            TokenKind::Eq
+                | TokenKind::Ne
+                | TokenKind::Lt
+                | TokenKind::Le
+                | TokenKind::Gt
+                | TokenKind::Ge
+        )
+    }
+
     /// Comments are kept for highlighting but skipped by the parser.
     pub fn is_comment(self) -> bool {
         matches!(

@@ -217,17 +217,7 @@ fn ends_relation(last: Option<&Token>, operator: Option<&Token>) -> bool {
                 | TokenKind::Duration
         )
     });
-    let compares = operator.is_some_and(|t| {
-        matches!(
-            t.kind,
-            TokenKind::Eq
-                | TokenKind::Ne
-                | TokenKind::Lt
-                | TokenKind::Le
-                | TokenKind::Gt
-                | TokenKind::Ge
-        )
-    });
+    let compares = operator.is_some_and(|t| t.kind.is_comparison());
     value && compares
 }
 
@@ -272,27 +262,24 @@ fn may_follow_a_value(kind: Option<TokenKind>) -> bool {
                 | K::As
                 | K::From
         ),
-        Some(kind) => matches!(
-            kind,
-            TokenKind::Comma
-                | TokenKind::RParen
-                | TokenKind::RBracket
-                | TokenKind::RBrace
-                | TokenKind::Colon
-                | TokenKind::Semicolon
-                | TokenKind::DotDot
-                | TokenKind::Plus
-                | TokenKind::Minus
-                | TokenKind::Star
-                | TokenKind::Slash
-                | TokenKind::Percent
-                | TokenKind::Eq
-                | TokenKind::Ne
-                | TokenKind::Lt
-                | TokenKind::Le
-                | TokenKind::Gt
-                | TokenKind::Ge
-        ),
+        Some(kind) => {
+            kind.is_comparison()
+                || matches!(
+                    kind,
+                    TokenKind::Comma
+                        | TokenKind::RParen
+                        | TokenKind::RBracket
+                        | TokenKind::RBrace
+                        | TokenKind::Colon
+                        | TokenKind::Semicolon
+                        | TokenKind::DotDot
+                        | TokenKind::Plus
+                        | TokenKind::Minus
+                        | TokenKind::Star
+                        | TokenKind::Slash
+                        | TokenKind::Percent
+                )
+        }
     }
 }
 

@@ -341,20 +341,15 @@ pub(crate) fn opt_if(i: Tokens<'_>) -> PResult<'_, Option<IfClause>> {
     };
     // EXISTS is unreserved, so `IF exists = 1` is a condition on a column
     // named exists; the token after it tells which reading is meant.
-    let continues_condition = matches!(
-        i.peek_kind_at(1),
-        Some(
-            TokenKind::Keyword(Keyword::In | Keyword::Contains)
-                | TokenKind::LBracket
-                | TokenKind::Dot
-                | TokenKind::Eq
-                | TokenKind::Ne
-                | TokenKind::Lt
-                | TokenKind::Le
-                | TokenKind::Gt
-                | TokenKind::Ge
-        )
-    );
+    let continues_condition = i.peek_kind_at(1).is_some_and(|kind| {
+        kind.is_comparison()
+            || matches!(
+                kind,
+                TokenKind::Keyword(Keyword::In | Keyword::Contains)
+                    | TokenKind::LBracket
+                    | TokenKind::Dot
+            )
+    });
     if !continues_condition {
         if let Ok((i, _)) = kw(Keyword::Exists)(i) {
             return Ok((i, Some(IfClause::Exists)));

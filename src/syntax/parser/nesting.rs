@@ -263,15 +263,10 @@ fn takes_type_parameters(kind: TokenKind) -> bool {
 /// A reserved keyword cannot be an operand, except the literals and `TOKEN`.
 fn separates(kind: TokenKind) -> bool {
     match kind {
+        kind if kind.is_comparison() => true,
         TokenKind::Comma
         | TokenKind::Semicolon
         | TokenKind::Colon
-        | TokenKind::Eq
-        | TokenKind::Ne
-        | TokenKind::Lt
-        | TokenKind::Le
-        | TokenKind::Gt
-        | TokenKind::Ge
         | TokenKind::PlusEq
         | TokenKind::MinusEq => true,
         TokenKind::Keyword(k) => k.is_reserved() && !keyword_operand(k),
