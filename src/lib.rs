@@ -29,6 +29,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod auth;
+pub mod checkpoints;
 pub mod cluster;
 #[cfg(feature = "connect")]
 pub mod connect;

@@ -285,6 +285,43 @@ fn explain_in_json_lines_is_the_plan_record_widerow_explain_writes() {
 }
 
 #[test]
+fn cluster_snapshots_and_the_clock_in_the_shell() {
+    let dir = scratch("checkpoints");
+    let script = format!(
+        "{SCHEMA}CLUSTER SNAPSHOT three;\n\
+         INSERT INTO ks.users (g, id, name) VALUES (1, 1, 'Brief') USING TTL 60;\n\
+         SELECT count(*) FROM ks.users;\n\
+         CLUSTER CLOCK ADVANCE 61;\n\
+         SELECT count(*) FROM ks.users;\n\
+         INSERT INTO ks.users (g, id, name) VALUES (2, 2, 'Kept');\n\
+         CLUSTER RESTORE three;\n\
+         SELECT count(*) FROM ks.users;\n\
+         CLUSTER RESET;\n\
+         SELECT count(*) FROM ks.users;\n\
+         CLUSTER RESTORE missing;\n\
+         CLUSTER CLOCK SET '2030-01-01 00:00:00+0000';\n"
+    );
+    write(&dir, "script.cql", &script);
+    let run = widerow(&dir, &["--format", "json", "-f", "script.cql"]);
+    let records = records(&run);
+    let counts: Vec<u64> = records
+        .iter()
+        .filter(|r| r["kind"] == "rows")
+        .filter_map(|r| r["rows"][0][0].as_u64())
+        .collect();
+    assert_eq!(counts, [4, 3, 3], "{records:?}");
+    let after_reset = records.iter().find(|r| r["line"] == 15).unwrap();
+    assert_eq!(
+        after_reset["error"], "InvalidRequest",
+        "the schema is gone too"
+    );
+    let missing = records.iter().find(|r| r["line"] == 16).unwrap();
+    assert_eq!(missing["message"], "No snapshot named 'missing'");
+    let clock = records.iter().find(|r| r["line"] == 17).unwrap();
+    assert_eq!(clock["text"], "Clock: 2030-01-01 00:00:00.000000+0000\n");
+}
+
+#[test]
 fn unavailable_is_a_failure_without_class() {
     let dir = scratch("unavailable");
     write(

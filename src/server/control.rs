@@ -23,14 +23,12 @@
 //! running server is fixed by `--nodes`/`--datacenters`, one listener per
 //! node address.
 
-use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 
+use crate::checkpoints::Checkpoints;
 use crate::error::{Error, ErrorKind};
 use crate::exec::{ColumnSpec, ResultSet};
-use crate::session::OffsetClock;
 use crate::syntax::ast::NativeType;
-use crate::types::serialize::parse_timestamp;
 use crate::types::{DataType, Value};
 use crate::Session;
 
@@ -128,30 +126,6 @@ fn invalid(message: impl Into<String>) -> Error {
     Error::new(ErrorKind::InvalidRequest, message)
 }
 
-/// What a control statement needs besides the session: the snapshots, the
-/// clock it moves and the per-node request counts.
-#[derive(Debug)]
-pub struct ControlState {
-    /// The session as the server started: what `CLUSTER RESET` restores.
-    initial: Session,
-    snapshots: HashMap<String, Session>,
-    clock: std::sync::Arc<OffsetClock>,
-}
-
-impl ControlState {
-    /// Installs a movable clock on `session` and keeps it as it is now, to
-    /// reset to.
-    pub fn new(session: &mut Session) -> ControlState {
-        let clock = std::sync::Arc::new(OffsetClock::new(session.clock()));
-        session.set_clock(clock.clone());
-        ControlState {
-            initial: session.clone(),
-            snapshots: HashMap::new(),
-            clock,
-        }
-    }
-}
-
 /// A node that went up or down: what the server tells its listeners and
 /// registered clients.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -195,7 +169,7 @@ impl Outcome {
 pub fn run(
     control: &Control,
     session: &mut Session,
-    state: &mut ControlState,
+    state: &mut Checkpoints,
     requests: &[u64],
 ) -> Result<Outcome, Error> {
     match control {
@@ -209,19 +183,15 @@ pub fn run(
              or --datacenters",
         )),
         Control::Snapshot(name) => {
-            state.snapshots.insert(name.clone(), session.clone());
+            state.snapshot(name, session);
             Ok(Outcome::void())
         }
         Control::Restore(name) => {
-            let snapshot = state
-                .snapshots
-                .get(name)
-                .ok_or_else(|| invalid(format!("No snapshot named '{name}'")))?;
-            restore_keeping_nodes(session, snapshot);
+            state.restore(name, session)?;
             Ok(Outcome::void())
         }
         Control::Reset => {
-            restore_keeping_nodes(session, &state.initial);
+            state.reset(session);
             Ok(Outcome::void())
         }
         Control::ShowClock => Ok(Outcome {
@@ -229,13 +199,11 @@ pub fn run(
             change: None,
         }),
         Control::SetClock(text) => {
-            let micros = parse_timestamp(text, || session.now_micros() / 1000)
-                .map_err(|e| invalid(e.message()))?;
-            state.clock.set_micros(micros.saturating_mul(1000));
+            state.set_clock(text, session)?;
             Ok(Outcome::void())
         }
         Control::AdvanceClock(text) => {
-            state.clock.advance_micros(advance_micros(text)?);
+            state.advance_clock(text)?;
             Ok(Outcome::void())
         }
     }
@@ -265,45 +233,6 @@ fn mark(session: &mut Session, name: &str, up: bool) -> Result<Outcome, Error> {
             address,
         }),
     })
-}
-
-/// Restores `snapshot`, keeping each node up or down as it is now (node
-/// state is the server's, not the data's).
-fn restore_keeping_nodes(session: &mut Session, snapshot: &Session) {
-    let states: Vec<(String, bool)> = session
-        .context()
-        .ring
-        .nodes()
-        .iter()
-        .map(|n| (n.id.clone(), n.up))
-        .collect();
-    session.restore(snapshot);
-    let ring = &mut session.context_mut().ring;
-    for (id, up) in states {
-        let _ = if up {
-            ring.set_up(&id)
-        } else {
-            ring.set_down(&id)
-        };
-    }
-}
-
-/// A duration without months (`1h30m`, `P2D`) or whole seconds, in
-/// microseconds.
-fn advance_micros(text: &str) -> Result<i64, Error> {
-    if let Ok(seconds) = text.parse::<i64>() {
-        return Ok(seconds.saturating_mul(1_000_000));
-    }
-    let duration = crate::types::duration::parse_duration(text).map_err(invalid)?;
-    if duration.months != 0 {
-        return Err(invalid(
-            "CLUSTER CLOCK ADVANCE takes days or less (months have no fixed length)",
-        ));
-    }
-    let day_micros = 86_400_000_000i64;
-    Ok(i64::from(duration.days)
-        .saturating_mul(day_micros)
-        .saturating_add(duration.nanos / 1000))
 }
 
 fn column(name: &str, ty: NativeType) -> ColumnSpec {
@@ -395,25 +324,16 @@ mod tests {
     }
 
     #[test]
-    fn durations_advance_the_clock() {
-        assert_eq!(advance_micros("90").unwrap(), 90_000_000);
-        assert_eq!(advance_micros("1h30m").unwrap(), 5_400_000_000);
-        assert_eq!(advance_micros("2d").unwrap(), 2 * 86_400_000_000);
-        assert!(advance_micros("1mo").is_err());
-        assert!(advance_micros("soon").is_err());
-    }
-
-    #[test]
     fn snapshots_restore_data_and_keep_node_states() {
         let mut session = Session::new();
-        let mut state = ControlState::new(&mut session);
+        let mut state = Checkpoints::new(&mut session);
         session
             .execute_script(
                 "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', \
                  'replication_factor': 3}; CREATE TABLE ks.t (k int PRIMARY KEY);",
             )
             .unwrap();
-        let run = |c: &str, s: &mut Session, st: &mut ControlState| {
+        let run = |c: &str, s: &mut Session, st: &mut Checkpoints| {
             run(&parse(c).unwrap().unwrap(), s, st, &[]).unwrap()
         };
         run("CLUSTER SNAPSHOT empty", &mut session, &mut state);

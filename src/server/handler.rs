@@ -15,6 +15,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use tokio::sync::watch;
 
+use crate::checkpoints::Checkpoints;
 use crate::cluster::{ConsistencyLevel, Coordinator, NodeIndex};
 use crate::error::Error;
 use crate::exec::{ColumnSpec, ResultKind, ResultSet};
@@ -24,7 +25,7 @@ use crate::syntax::ast::Statement;
 use crate::types::{DataType, Value};
 use crate::{Prepared, Session};
 
-use super::control::{self, ControlState, NodeChange, StatusChange};
+use super::control::{self, NodeChange, StatusChange};
 use super::executor::Executor;
 use super::frame::Opcode;
 use super::inflight::{InFlight, Limits};
@@ -57,7 +58,7 @@ struct PreparedEntry {
 struct Engine {
     session: Session,
     prepared: HashMap<[u8; 16], Arc<PreparedEntry>>,
-    control: ControlState,
+    control: Checkpoints,
 }
 
 /// What every connection shares.
@@ -157,7 +158,7 @@ impl Shared {
     /// Shares `session` among connections whose nodes listen on `port`;
     /// the session's clock becomes one `CLUSTER CLOCK` can move.
     pub fn new(mut session: Session, port: u16) -> Shared {
-        let control = ControlState::new(&mut session);
+        let control = Checkpoints::new(&mut session);
         let ring = &session.context().ring;
         let up: Vec<bool> = ring.nodes().iter().map(|n| n.up).collect();
         let requests = (0..ring.len()).map(|_| AtomicU64::new(0)).collect();

@@ -362,7 +362,11 @@ impl Shell {
                 Ok(text) => Reply::out(text),
                 Err(error) => self.report(source, statement, &error),
             },
-            Command::Cluster(rest) => match trace::cluster(&mut self.session, &rest) {
+            Command::Cluster(rest) => match trace::cluster_with_checkpoints(
+                &mut self.session,
+                &mut self.checkpoints,
+                &rest,
+            ) {
                 Ok(text) => Reply::out(text),
                 Err(error) => self.report(source, statement, &error),
             },

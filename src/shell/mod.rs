@@ -166,12 +166,17 @@ pub struct Shell {
     history_shown: usize,
     /// The cluster statements run on in connect mode.
     remote: Option<Box<dyn Remote>>,
+    /// CLUSTER SNAPSHOT's snapshots, the data the shell started with and
+    /// the clock CLUSTER CLOCK moves.
+    checkpoints: crate::checkpoints::Checkpoints,
 }
 
 impl Shell {
     /// A shell around `session`.
-    pub fn new(session: Session, settings: Settings) -> Shell {
+    pub fn new(mut session: Session, settings: Settings) -> Shell {
+        let checkpoints = crate::checkpoints::Checkpoints::new(&mut session);
         Shell {
+            checkpoints,
             session,
             settings,
             capture: None,

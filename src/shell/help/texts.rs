@@ -91,7 +91,21 @@ CLUSTER DOWN <node>
 CLUSTER UP <node>
 
   Marks a node (by name, e.g. node2, or address) down or up again;
-  consistency levels that need a down node then fail as Unavailable.";
+  consistency levels that need a down node then fail as Unavailable.
+
+CLUSTER SNAPSHOT <name>
+CLUSTER RESTORE <name>
+CLUSTER RESET
+
+  Keeps the schema and data as they are under a name, goes back to them,
+  or goes back to what the shell started with; nodes stay up or down.
+
+CLUSTER CLOCK
+CLUSTER CLOCK SET '<timestamp>'
+CLUSTER CLOCK ADVANCE <duration>
+
+  Shows, sets or moves the clock (seconds or a CQL duration such as
+  1h30m), so TTLs expire without waiting.";
 
 const CONSISTENCY: &str = "CONSISTENCY [cqlsh only]
 

@@ -8,12 +8,18 @@
 //!   refused when a keyspace would lose a data centre it places replicas in.
 //! - `CLUSTER DOWN node` / `CLUSTER UP node` mark a node; the planner then
 //!   raises Unavailable when a consistency level needs it.
+//! - `CLUSTER SNAPSHOT name` / `CLUSTER RESTORE name` / `CLUSTER RESET` and
+//!   `CLUSTER CLOCK [SET 'timestamp' | ADVANCE duration]`, as `widerow
+//!   serve` takes them over the wire (see [`crate::checkpoints`]).
 
+use crate::checkpoints::Checkpoints;
 use crate::cluster::replication::replication_warnings;
 use crate::cluster::{Coordinator, NodeIndex, Ring};
 use crate::error::{Error, ErrorKind};
 use crate::schema::Replication;
 use crate::session::Session;
+use crate::syntax::ast::NativeType;
+use crate::types::{DataType, Value};
 
 use super::paint::{plural, Paint};
 use super::ring::{self, Role};
@@ -21,8 +27,9 @@ use super::ring::{self, Role};
 /// Tokens listed per node before the rest are counted.
 const SHOWN_TOKENS: usize = 3;
 
-const USAGE: &str =
-    "Improper CLUSTER command: use CLUSTER, CLUSTER NODES n, CLUSTER DOWN node or CLUSTER UP node";
+const USAGE: &str = "Improper CLUSTER command: use CLUSTER, CLUSTER NODES n, CLUSTER DOWN node, \
+     CLUSTER UP node, CLUSTER SNAPSHOT name, CLUSTER RESTORE name, CLUSTER RESET, CLUSTER CLOCK, \
+     CLUSTER CLOCK SET 'timestamp' or CLUSTER CLOCK ADVANCE duration";
 
 /// Runs `CLUSTER <rest>`.
 pub(crate) fn run(session: &mut Session, rest: &str, paint: Paint) -> Result<String, Error> {
@@ -36,6 +43,61 @@ pub(crate) fn run(session: &mut Session, rest: &str, paint: Paint) -> Result<Str
         (Some("up"), [node]) => mark(session, node, true),
         _ => Err(refusal(USAGE)),
     }
+}
+
+/// Runs `CLUSTER <rest>` when it is a snapshot or clock command; `None`
+/// for the others, which [`run`] takes.
+pub(crate) fn run_checkpoint(
+    session: &mut Session,
+    checkpoints: &mut Checkpoints,
+    rest: &str,
+) -> Option<Result<String, Error>> {
+    let mut words = rest.split_whitespace();
+    let verb = words.next().map(str::to_ascii_lowercase);
+    let argument: Vec<&str> = words.collect();
+    let done = |text: String| Ok(text + "\n");
+    Some(match (verb.as_deref()?, argument.as_slice()) {
+        ("snapshot", [name]) => {
+            checkpoints.snapshot(name, session);
+            done(format!("Snapshot '{name}' taken."))
+        }
+        ("restore", [name]) => match checkpoints.restore(name, session) {
+            Ok(()) => done(format!("Restored snapshot '{name}'.")),
+            Err(e) => Err(refusal(e.message())),
+        },
+        ("reset", []) => {
+            checkpoints.reset(session);
+            done("Back to the data the shell started with.".into())
+        }
+        ("clock", _) => clock(session, checkpoints, rest),
+        ("snapshot" | "restore" | "reset", _) => Err(refusal(USAGE)),
+        _ => return None,
+    })
+}
+
+/// `CLUSTER CLOCK`, `… SET 'timestamp'`, `… ADVANCE duration`: the clock
+/// as it then reads.
+fn clock(session: &Session, checkpoints: &Checkpoints, rest: &str) -> Result<String, Error> {
+    let after_clock = rest.trim_start()[5..].trim();
+    let (verb, argument) = after_clock
+        .split_once(char::is_whitespace)
+        .map_or((after_clock, ""), |(v, a)| (v, a.trim()));
+    let argument = argument.trim_matches('\'');
+    match (verb.to_ascii_lowercase().as_str(), argument) {
+        ("", _) => {}
+        ("set", a) if !a.is_empty() => checkpoints
+            .set_clock(a, session)
+            .map_err(|e| refusal(e.message()))?,
+        ("advance", a) if !a.is_empty() => checkpoints
+            .advance_clock(a)
+            .map_err(|e| refusal(e.message()))?,
+        _ => return Err(refusal(USAGE)),
+    }
+    let now = Value::Timestamp(session.now_micros().div_euclid(1000));
+    Ok(format!(
+        "Clock: {}\n",
+        now.cqlsh_display(&DataType::Native(NativeType::Timestamp))
+    ))
 }
 
 /// CLUSTER's errors: short, as a shell command's, never "from server".

@@ -92,6 +92,16 @@ pub fn cluster(session: &mut Session, rest: &str) -> Result<String, Error> {
     cluster::run(session, rest, Paint { color: false })
 }
 
+/// [`cluster`], and `CLUSTER SNAPSHOT`, `RESTORE`, `RESET` and `CLOCK` on
+/// the shell's `checkpoints`.
+pub fn cluster_with_checkpoints(
+    session: &mut Session,
+    checkpoints: &mut crate::checkpoints::Checkpoints,
+    rest: &str,
+) -> Result<String, Error> {
+    cluster::run_checkpoint(session, checkpoints, rest).unwrap_or_else(|| cluster(session, rest))
+}
+
 /// The tables a plan names: one, or several for a batch (`ks.a, ks.b`).
 fn table_names(plan: &Plan) -> impl Iterator<Item = &str> + '_ {
     plan.table.split(", ")
