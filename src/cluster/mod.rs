@@ -15,6 +15,7 @@ pub mod murmur3;
 pub mod range;
 pub mod replication;
 pub mod ring;
+pub mod statement;
 
 pub use consistency::ConsistencyLevel;
 pub use coordinator::Coordinator;

@@ -26,34 +26,14 @@
 use std::net::{IpAddr, SocketAddr};
 
 use crate::checkpoints::Checkpoints;
+use crate::cluster::statement;
 use crate::error::{Error, ErrorKind};
 use crate::exec::{ColumnSpec, ResultSet};
 use crate::syntax::ast::NativeType;
 use crate::types::{DataType, Value};
 use crate::Session;
 
-/// A control statement, parsed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Control {
-    /// `CLUSTER`: the nodes and their request counts.
-    Show,
-    /// `CLUSTER DOWN node` (`false`) or `CLUSTER UP node` (`true`).
-    Mark { node: String, up: bool },
-    /// `CLUSTER NODES …`: refused over the wire.
-    Nodes,
-    /// `CLUSTER SNAPSHOT name`.
-    Snapshot(String),
-    /// `CLUSTER RESTORE name`.
-    Restore(String),
-    /// `CLUSTER RESET`.
-    Reset,
-    /// `CLUSTER CLOCK`.
-    ShowClock,
-    /// `CLUSTER CLOCK SET 'timestamp'`.
-    SetClock(String),
-    /// `CLUSTER CLOCK ADVANCE duration`.
-    AdvanceClock(String),
-}
+pub use crate::cluster::statement::Control;
 
 const USAGE: &str = "Improper CLUSTER statement: use CLUSTER, CLUSTER DOWN node, CLUSTER UP node, \
      CLUSTER SNAPSHOT name, CLUSTER RESTORE name, CLUSTER RESET, CLUSTER CLOCK, \
@@ -62,64 +42,8 @@ const USAGE: &str = "Improper CLUSTER statement: use CLUSTER, CLUSTER DOWN node,
 /// `query` as a control statement; `None` when it is not one (it does not
 /// start with the word CLUSTER) and goes to the engine.
 pub fn parse(query: &str) -> Option<Result<Control, Error>> {
-    let text = query.trim().trim_end_matches(';').trim_end();
-    let (first, rest) = split_word(text);
-    if !first.eq_ignore_ascii_case("cluster") {
-        return None;
-    }
-    Some(parse_rest(rest))
-}
-
-fn parse_rest(rest: &str) -> Result<Control, Error> {
-    let (verb, argument) = split_word(rest);
-    let verb = verb.to_ascii_lowercase();
-    let one = |argument: &str| match argument.split_whitespace().collect::<Vec<_>>()[..] {
-        [word] => Ok(word.to_string()),
-        _ => Err(invalid(USAGE)),
-    };
-    match verb.as_str() {
-        "" => Ok(Control::Show),
-        "down" => Ok(Control::Mark {
-            node: one(argument)?,
-            up: false,
-        }),
-        "up" => Ok(Control::Mark {
-            node: one(argument)?,
-            up: true,
-        }),
-        "nodes" => Ok(Control::Nodes),
-        "snapshot" => Ok(Control::Snapshot(one(argument)?)),
-        "restore" => Ok(Control::Restore(one(argument)?)),
-        "reset" if argument.is_empty() => Ok(Control::Reset),
-        "clock" => parse_clock(argument),
-        _ => Err(invalid(USAGE)),
-    }
-}
-
-fn parse_clock(rest: &str) -> Result<Control, Error> {
-    let (verb, argument) = split_word(rest);
-    let argument = unquote(argument);
-    match verb.to_ascii_lowercase().as_str() {
-        "" => Ok(Control::ShowClock),
-        "set" if !argument.is_empty() => Ok(Control::SetClock(argument.to_string())),
-        "advance" if !argument.is_empty() => Ok(Control::AdvanceClock(argument.to_string())),
-        _ => Err(invalid(USAGE)),
-    }
-}
-
-/// The first word of `text` and what follows it, trimmed.
-fn split_word(text: &str) -> (&str, &str) {
-    let text = text.trim_start();
-    match text.find(char::is_whitespace) {
-        Some(at) => (&text[..at], text[at..].trim()),
-        None => (text, ""),
-    }
-}
-
-fn unquote(text: &str) -> &str {
-    text.strip_prefix('\'')
-        .and_then(|t| t.strip_suffix('\''))
-        .unwrap_or(text)
+    let rest = statement::after_cluster(query)?;
+    Some(statement::parse(rest).ok_or_else(|| invalid(USAGE)))
 }
 
 fn invalid(message: impl Into<String>) -> Error {
@@ -178,7 +102,7 @@ pub fn run(
             change: None,
         }),
         Control::Mark { node, up } => mark(session, node, *up),
-        Control::Nodes => Err(invalid(
+        Control::Nodes(_) => Err(invalid(
             "CLUSTER NODES cannot change the ring of a running server: start it with --nodes \
              or --datacenters",
         )),

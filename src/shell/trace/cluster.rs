@@ -14,6 +14,7 @@
 
 use crate::checkpoints::Checkpoints;
 use crate::cluster::replication::replication_warnings;
+use crate::cluster::statement::{self, Control};
 use crate::cluster::{Coordinator, NodeIndex, Ring};
 use crate::error::{Error, ErrorKind};
 use crate::schema::Replication;
@@ -31,73 +32,60 @@ const USAGE: &str = "Improper CLUSTER command: use CLUSTER, CLUSTER NODES n, CLU
      CLUSTER UP node, CLUSTER SNAPSHOT name, CLUSTER RESTORE name, CLUSTER RESET, CLUSTER CLOCK, \
      CLUSTER CLOCK SET 'timestamp' or CLUSTER CLOCK ADVANCE duration";
 
-/// Runs `CLUSTER <rest>`.
-pub(crate) fn run(session: &mut Session, rest: &str, paint: Paint) -> Result<String, Error> {
-    let mut words = rest.split_whitespace();
-    let verb = words.next().map(str::to_ascii_lowercase);
-    let argument: Vec<&str> = words.collect();
-    match (verb.as_deref(), argument.as_slice()) {
-        (None, []) => Ok(show(session, paint)),
-        (Some("nodes"), [spec]) => rebuild(session, spec),
-        (Some("down"), [node]) => mark(session, node, false),
-        (Some("up"), [node]) => mark(session, node, true),
+/// Runs `CLUSTER <rest>`; the snapshot and clock commands need
+/// `checkpoints` (the web page has none: they are refused there).
+pub(crate) fn run(
+    session: &mut Session,
+    checkpoints: Option<&mut Checkpoints>,
+    rest: &str,
+    paint: Paint,
+) -> Result<String, Error> {
+    let control = statement::parse(rest).ok_or_else(|| refusal(USAGE))?;
+    let done = |text: String| Ok(text + "\n");
+    match (control, checkpoints) {
+        (Control::Show, _) => Ok(show(session, paint)),
+        (Control::Nodes(spec), _) if !spec.is_empty() && !spec.contains(char::is_whitespace) => {
+            rebuild(session, &spec)
+        }
+        (Control::Mark { node, up }, _) => mark(session, &node, up),
+        (Control::Snapshot(name), Some(checkpoints)) => {
+            checkpoints.snapshot(&name, session);
+            done(format!("Snapshot '{name}' taken."))
+        }
+        (Control::Restore(name), Some(checkpoints)) => {
+            checkpoints
+                .restore(&name, session)
+                .map_err(|e| refusal(e.message()))?;
+            done(format!("Restored snapshot '{name}'."))
+        }
+        (Control::Reset, Some(checkpoints)) => {
+            checkpoints.reset(session);
+            done("Back to the data the shell started with.".into())
+        }
+        (Control::ShowClock, Some(_)) => Ok(clock_text(session)),
+        (Control::SetClock(text), Some(checkpoints)) => {
+            checkpoints
+                .set_clock(&text, session)
+                .map_err(|e| refusal(e.message()))?;
+            Ok(clock_text(session))
+        }
+        (Control::AdvanceClock(text), Some(checkpoints)) => {
+            checkpoints
+                .advance_clock(&text)
+                .map_err(|e| refusal(e.message()))?;
+            Ok(clock_text(session))
+        }
         _ => Err(refusal(USAGE)),
     }
 }
 
-/// Runs `CLUSTER <rest>` when it is a snapshot or clock command; `None`
-/// for the others, which [`run`] takes.
-pub(crate) fn run_checkpoint(
-    session: &mut Session,
-    checkpoints: &mut Checkpoints,
-    rest: &str,
-) -> Option<Result<String, Error>> {
-    let mut words = rest.split_whitespace();
-    let verb = words.next().map(str::to_ascii_lowercase);
-    let argument: Vec<&str> = words.collect();
-    let done = |text: String| Ok(text + "\n");
-    Some(match (verb.as_deref()?, argument.as_slice()) {
-        ("snapshot", [name]) => {
-            checkpoints.snapshot(name, session);
-            done(format!("Snapshot '{name}' taken."))
-        }
-        ("restore", [name]) => match checkpoints.restore(name, session) {
-            Ok(()) => done(format!("Restored snapshot '{name}'.")),
-            Err(e) => Err(refusal(e.message())),
-        },
-        ("reset", []) => {
-            checkpoints.reset(session);
-            done("Back to the data the shell started with.".into())
-        }
-        ("clock", _) => clock(session, checkpoints, rest),
-        ("snapshot" | "restore" | "reset", _) => Err(refusal(USAGE)),
-        _ => return None,
-    })
-}
-
-/// `CLUSTER CLOCK`, `… SET 'timestamp'`, `… ADVANCE duration`: the clock
-/// as it then reads.
-fn clock(session: &Session, checkpoints: &Checkpoints, rest: &str) -> Result<String, Error> {
-    let after_clock = rest.trim_start()[5..].trim();
-    let (verb, argument) = after_clock
-        .split_once(char::is_whitespace)
-        .map_or((after_clock, ""), |(v, a)| (v, a.trim()));
-    let argument = argument.trim_matches('\'');
-    match (verb.to_ascii_lowercase().as_str(), argument) {
-        ("", _) => {}
-        ("set", a) if !a.is_empty() => checkpoints
-            .set_clock(a, session)
-            .map_err(|e| refusal(e.message()))?,
-        ("advance", a) if !a.is_empty() => checkpoints
-            .advance_clock(a)
-            .map_err(|e| refusal(e.message()))?,
-        _ => return Err(refusal(USAGE)),
-    }
+/// `Clock: …`, as the clock now reads.
+fn clock_text(session: &Session) -> String {
     let now = Value::Timestamp(session.now_micros().div_euclid(1000));
-    Ok(format!(
+    format!(
         "Clock: {}\n",
         now.cqlsh_display(&DataType::Native(NativeType::Timestamp))
-    ))
+    )
 }
 
 /// CLUSTER's errors: short, as a shell command's, never "from server".

@@ -89,7 +89,7 @@ pub fn trace(session: &Session, cql: &str, result: &ResultSet, color: bool) -> S
 /// simulated ring, so routing and consistency can be watched reacting to
 /// nodes leaving and joining.
 pub fn cluster(session: &mut Session, rest: &str) -> Result<String, Error> {
-    cluster::run(session, rest, Paint { color: false })
+    cluster::run(session, None, rest, Paint { color: false })
 }
 
 /// [`cluster`], and `CLUSTER SNAPSHOT`, `RESTORE`, `RESET` and `CLOCK` on
@@ -99,7 +99,7 @@ pub fn cluster_with_checkpoints(
     checkpoints: &mut crate::checkpoints::Checkpoints,
     rest: &str,
 ) -> Result<String, Error> {
-    cluster::run_checkpoint(session, checkpoints, rest).unwrap_or_else(|| cluster(session, rest))
+    cluster::run(session, Some(checkpoints), rest, Paint { color: false })
 }
 
 /// The tables a plan names: one, or several for a batch (`ks.a, ks.b`).
