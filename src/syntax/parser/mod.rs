@@ -205,38 +205,33 @@ fn trailing_error(text: &str, tokens: &[Token], position: usize) -> Error {
 }
 
 fn ends_relation(last: Option<&Token>, operator: Option<&Token>) -> bool {
-    let value = last.is_some_and(|t| {
-        matches!(
-            t.kind,
-            TokenKind::Integer
-                | TokenKind::Float
-                | TokenKind::String
-                | TokenKind::Uuid
-                | TokenKind::Hex
-                | TokenKind::Boolean
-                | TokenKind::Duration
-        )
-    });
+    let value = last.is_some_and(|t| is_literal(t.kind));
     let compares = operator.is_some_and(|t| t.kind.is_comparison());
     value && compares
+}
+
+/// A constant's token (quoted strings only: `$$…$$` aside).
+fn is_literal(kind: TokenKind) -> bool {
+    matches!(
+        kind,
+        TokenKind::Integer
+            | TokenKind::Float
+            | TokenKind::String
+            | TokenKind::Uuid
+            | TokenKind::Hex
+            | TokenKind::Boolean
+            | TokenKind::Duration
+    )
 }
 
 /// A token a term can end with: a constant or a bind marker.
 fn ends_value(token: &Token) -> bool {
     use crate::syntax::keyword::Keyword;
-    matches!(
-        token.kind,
-        TokenKind::Integer
-            | TokenKind::Float
-            | TokenKind::String
-            | TokenKind::DollarString
-            | TokenKind::Boolean
-            | TokenKind::Uuid
-            | TokenKind::Hex
-            | TokenKind::Duration
-            | TokenKind::Question
-            | TokenKind::Keyword(Keyword::Null)
-    )
+    is_literal(token.kind)
+        || matches!(
+            token.kind,
+            TokenKind::DollarString | TokenKind::Question | TokenKind::Keyword(Keyword::Null)
+        )
 }
 
 /// The tokens that follow a term somewhere in Cassandra's grammar.
@@ -285,10 +280,7 @@ fn may_follow_a_value(kind: Option<TokenKind>) -> bool {
 
 fn ends_unqualified_table(last: Option<&Token>, keyword: Option<&Token>) -> bool {
     use crate::syntax::keyword::Keyword;
-    let name = last.is_some_and(|t| {
-        matches!(t.kind, TokenKind::Ident | TokenKind::QuotedIdent)
-            || matches!(t.kind, TokenKind::Keyword(k) if !k.is_reserved())
-    });
+    let name = last.is_some_and(|t| common::is_name_token(Some(t.kind)));
     let names_a_table = keyword.is_some_and(|t| {
         matches!(
             t.kind,
