@@ -139,6 +139,58 @@ pub enum ErrorInfo {
         /// Whether the replica asked for the data answered.
         data_retrieved: bool,
     },
+    /// Cassandra's `WriteTimeoutException`: the level, the
+    /// acknowledgements it got and needed, and what kind of write it was
+    /// (which decides whether a driver's retry policy may retry it).
+    WriteTimeout {
+        /// The level, upper case (`ONE`; `SERIAL` for a CAS write that
+        /// timed out in its Paxos round).
+        consistency: String,
+        /// Acknowledgements received before the deadline.
+        received_responses: u32,
+        /// Acknowledgements the level needs.
+        required_responses: u32,
+        /// The kind of write.
+        write_type: WriteType,
+    },
+}
+
+/// The kind of write a WriteTimeout reports, as the protocol names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WriteType {
+    /// A write outside a batch, not to counters, without conditions.
+    Simple,
+    /// A logged batch (its batch log already written).
+    Batch,
+    /// An unlogged batch.
+    UnloggedBatch,
+    /// A write to counters, batched or not.
+    Counter,
+    /// A conditional write (lightweight transaction).
+    Cas,
+    /// The batch log's write, before a logged batch's own (a cluster's;
+    /// widerow has no batch log to time out).
+    BatchLog,
+    /// A write held up updating a materialized view (a cluster's).
+    View,
+    /// A write to a table tracked by CDC, past CDC's space (a cluster's).
+    Cdc,
+}
+
+impl WriteType {
+    /// The name on the wire and in drivers (`UNLOGGED_BATCH`).
+    pub fn name(self) -> &'static str {
+        match self {
+            WriteType::Simple => "SIMPLE",
+            WriteType::Batch => "BATCH",
+            WriteType::UnloggedBatch => "UNLOGGED_BATCH",
+            WriteType::Counter => "COUNTER",
+            WriteType::Cas => "CAS",
+            WriteType::BatchLog => "BATCH_LOG",
+            WriteType::View => "VIEW",
+            WriteType::Cdc => "CDC",
+        }
+    }
 }
 
 impl ErrorInfo {
@@ -155,15 +207,27 @@ impl ErrorInfo {
                 "{{'consistency': '{consistency}', 'required_replicas': {required_replicas}, \
                  'alive_replicas': {alive_replicas}}}"
             ),
+            // The driver's Timeout exceptions rebuild the map: the level,
+            // then required before received; a ReadTimeout keeps
+            // `data_retrieved` out of it, a WriteTimeout adds its type.
             ErrorInfo::ReadTimeout {
                 consistency,
                 received_responses,
                 required_responses,
-                data_retrieved,
+                ..
             } => format!(
-                "{{'consistency': '{consistency}', 'received_responses': {received_responses}, \
-                 'required_responses': {required_responses}, 'data_retrieved': {}}}",
-                if *data_retrieved { "True" } else { "False" }
+                "{{'consistency': '{consistency}', 'required_responses': {required_responses}, \
+                 'received_responses': {received_responses}}}"
+            ),
+            ErrorInfo::WriteTimeout {
+                consistency,
+                received_responses,
+                required_responses,
+                write_type,
+            } => format!(
+                "{{'consistency': '{consistency}', 'required_responses': {required_responses}, \
+                 'received_responses': {received_responses}, 'write_type': '{}'}}",
+                write_type.name()
             ),
         }
     }

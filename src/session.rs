@@ -474,7 +474,8 @@ impl Session {
         if self.system_stale {
             self.sync_system_tables();
         }
-        if cql.len() <= self.limits.statement_size {
+        let untimed = !crate::deadline::Timeouts::leave_no_time_to_write(self.timeouts);
+        if untimed && cql.len() <= self.limits.statement_size {
             let ready = self
                 .text_inserts
                 .prepare(cql, &self.ctx, &self.store, self.ctx_stamp);
@@ -595,7 +596,10 @@ impl Session {
         values: &[Value],
         binds: &exec::Binds,
     ) -> Result<ResultSet, Error> {
-        match cached.compiled.as_deref() {
+        let compiled = cached.compiled.as_deref().filter(|_| {
+            !crate::deadline::Timeouts::leave_no_time(self.timeouts, &prepared.statement)
+        });
+        match compiled {
             Some(exec::Compiled::Select(select)) => {
                 let now_micros = self.clock.now_micros();
                 let (ctx, store) = (&self.ctx, &self.store);
@@ -867,10 +871,10 @@ impl Session {
             key_literals,
             paged: self.page_size.is_some(),
         };
-        let deadline = crate::deadline::read_deadline(self.timeouts, statement, &plan);
+        let deadline = crate::deadline::deadline(self.timeouts, statement, &plan);
         let ran = crate::deadline::within(deadline, || exec::run_data(&mut run, statement, &plan));
         let mut result =
-            ran.map_err(|e| crate::deadline::with_timeout_info(e, &self.ctx, &plan))?;
+            ran.map_err(|e| crate::deadline::with_timeout_info(e, &self.ctx, &plan, statement))?;
         result.plan = Some(plan);
         Ok(result)
     }

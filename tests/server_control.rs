@@ -1,7 +1,8 @@
 //! widerow's `CLUSTER` statements and deadlines at the byte level: what a
 //! client sees on the wire when a node is taken down and brought back (an
 //! announced STATUS_CHANGE, its connections hung up, its address refusing
-//! new ones), and a read stopped by its deadline (ReadTimeout's body).
+//! new ones), and a read or write stopped by its deadline (ReadTimeout's and
+//! WriteTimeout's bodies, a CAS write's as v4 and v5 tell it).
 //! Real drivers' view of the same is in `tests/drivers/python/test_control.py`.
 
 mod server_client;
@@ -11,7 +12,9 @@ use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;
 
 use server_client::op::{ERROR, EVENT, QUERY, READY, REGISTER, RESULT};
-use server_client::{connect, error_of, query_body, read_plain_frame, request, started, startup};
+use server_client::{
+    connect, error_of, frame, query_body, read_plain_frame, request, rows, started, startup, V5,
+};
 use widerow::deadline::Timeouts;
 use widerow::server::{Config, TestServer};
 use widerow::Session;
@@ -160,6 +163,7 @@ fn a_read_past_its_deadline_gets_read_timeout() {
         timeouts: Timeouts {
             read: Duration::from_secs(5),
             range: Duration::ZERO,
+            ..Timeouts::default()
         },
         ..Config::default()
     };
@@ -183,4 +187,75 @@ fn a_read_past_its_deadline_gets_read_timeout() {
         &query_body("SELECT * FROM ks.t WHERE k = 1"),
     );
     assert_eq!(opcode, RESULT);
+}
+
+/// What follows an error's code and message in its body.
+fn error_info(body: &[u8]) -> (String, &[u8]) {
+    let (_, message) = error_of(body);
+    let after = 4 + 2 + message.len();
+    (message, &body[after..])
+}
+
+/// A WriteTimeout's fields after the message: level, received, block
+/// for, and the kind of write.
+fn write_timeout_info(level: u16, block_for: i32, kind: &str) -> Vec<u8> {
+    let mut out = level.to_be_bytes().to_vec();
+    out.extend_from_slice(&0i32.to_be_bytes());
+    out.extend_from_slice(&block_for.to_be_bytes());
+    out.extend_from_slice(&(kind.len() as u16).to_be_bytes());
+    out.extend_from_slice(kind.as_bytes());
+    out
+}
+
+#[test]
+fn a_write_past_its_deadline_gets_write_timeout_and_is_not_applied() {
+    let mut session = Session::new();
+    session
+        .execute_script(
+            "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', \
+             'replication_factor': 1}; CREATE TABLE ks.t (k int PRIMARY KEY, v int);",
+        )
+        .unwrap();
+    let config = Config {
+        timeouts: Timeouts {
+            write: Duration::ZERO,
+            ..Timeouts::default()
+        },
+        ..Config::default()
+    };
+    let server = TestServer::start_with(session, config).unwrap();
+    let mut s = started(server.addr());
+    let write = "INSERT INTO ks.t (k, v) VALUES (1, 1)";
+    let (opcode, body) = send(&mut s, 2, QUERY, &query_body(write));
+    assert_eq!(opcode, ERROR);
+    assert_eq!(error_of(&body).0, 0x1100);
+    let (message, info) = error_info(&body);
+    assert_eq!(message, "Operation timed out - received only 0 responses.");
+    assert_eq!(info, write_timeout_info(0x0001, 1, "SIMPLE"));
+    // Before v5, Cassandra sends a CAS timeout as a plain WriteTimeout.
+    let cas = "INSERT INTO ks.t (k, v) VALUES (1, 1) IF NOT EXISTS";
+    let (_, body) = send(&mut s, 3, QUERY, &query_body(cas));
+    let (message, info) = error_info(&body);
+    assert_eq!(message, "Operation timed out - received only 0 responses.");
+    assert_eq!(info, write_timeout_info(0x0008, 1, "CAS"));
+    // v5 sends CasWriteTimeoutException, its contentions last.
+    let mut v5 = V5::start(server.addr());
+    let mut query = (cas.len() as u32).to_be_bytes().to_vec();
+    query.extend_from_slice(cas.as_bytes());
+    query.extend_from_slice(&[0x00, 0x01, 0, 0, 0, 0]); // ONE, no flags
+    v5.send(&frame(5, 4, QUERY, &query)).unwrap();
+    let answer = v5.read().unwrap();
+    assert_eq!(answer.opcode(), ERROR);
+    let (message, info) = error_info(&answer.body);
+    assert_eq!(
+        message,
+        "CAS operation timed out - encountered contentions: 0"
+    );
+    let mut expected = write_timeout_info(0x0008, 1, "CAS");
+    expected.extend_from_slice(&0u16.to_be_bytes());
+    assert_eq!(info, expected);
+    // Nothing was written.
+    let (opcode, body) = send(&mut s, 5, QUERY, &query_body("SELECT * FROM ks.t"));
+    assert_eq!(opcode, RESULT);
+    assert!(rows(&body).is_empty());
 }

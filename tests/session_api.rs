@@ -397,7 +397,8 @@ fn bound_tuples_and_udts_are_checked_component_by_component() {
 }
 
 /// A read past its time limit stops with Cassandra's ReadTimeout and its
-/// numbers; writes are not timed, and without limits reads run to the end.
+/// numbers; writes have their own limit, and without limits reads run to
+/// the end.
 #[test]
 fn reads_past_their_deadline_stop_with_read_timeout() {
     use std::time::Duration;
@@ -414,6 +415,7 @@ fn reads_past_their_deadline_stop_with_read_timeout() {
     s.set_timeouts(Some(Timeouts {
         read: Duration::ZERO,
         range: Duration::ZERO,
+        ..Timeouts::default()
     }));
     s.set_consistency("QUORUM".parse().unwrap());
     let err = s
@@ -438,7 +440,7 @@ fn reads_past_their_deadline_stop_with_read_timeout() {
         .expect_err("a point read too");
     assert_eq!(err.kind(), ErrorKind::ReadTimeout);
     s.execute("INSERT INTO ks.t (k, v) VALUES (3, 3)")
-        .expect("writes are not timed");
+        .expect("writes have their own time");
     s.set_timeouts(Some(Timeouts::default()));
     assert_eq!(
         s.execute("SELECT * FROM ks.t").expect("in time").rows.len(),
@@ -451,5 +453,140 @@ fn reads_past_their_deadline_stop_with_read_timeout() {
             .rows
             .len(),
         3
+    );
+}
+
+/// A write past its time limit fails with Cassandra's WriteTimeout — its
+/// level, the acknowledgements it waited for and its kind of write — and
+/// leaves every table as it was, through each path a write takes (text,
+/// prepared, batch, counter, conditional).
+#[test]
+fn writes_past_their_deadline_fail_with_write_timeout_and_change_nothing() {
+    use std::time::Duration;
+    use widerow::deadline::Timeouts;
+    use widerow::error::{ErrorInfo, WriteType};
+    let mut s = Session::new();
+    s.execute_script(
+        "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3};
+         CREATE TABLE ks.t (k int PRIMARY KEY, v int);
+         CREATE TABLE ks.c (k int PRIMARY KEY, n counter);
+         INSERT INTO ks.t (k, v) VALUES (1, 1);",
+    )
+    .expect("schema");
+    let insert = s.prepare("INSERT INTO ks.t (k, v) VALUES (?, ?)").unwrap();
+    s.execute_prepared(&insert, &[Value::Int(2), Value::Int(2)])
+        .expect("in time, before the limit");
+    s.set_timeouts(Some(Timeouts {
+        write: Duration::ZERO,
+        ..Timeouts::default()
+    }));
+    s.set_consistency("QUORUM".parse().unwrap());
+    let info = |err: &widerow::Error| match err.info() {
+        Some(ErrorInfo::WriteTimeout {
+            consistency,
+            received_responses: 0,
+            required_responses,
+            write_type,
+        }) => (consistency.clone(), *required_responses, *write_type),
+        other => panic!("{}: {other:?}", err.message()),
+    };
+    let quorum = |kind| ("QUORUM".to_string(), 2, kind);
+    for (cql, expected) in [
+        ("INSERT INTO ks.t (k, v) VALUES (3, 3)", quorum(WriteType::Simple)),
+        ("UPDATE ks.t SET v = 9 WHERE k = 1", quorum(WriteType::Simple)),
+        ("DELETE FROM ks.t WHERE k = 1", quorum(WriteType::Simple)),
+        (
+            "BEGIN BATCH INSERT INTO ks.t (k, v) VALUES (3, 3); INSERT INTO ks.t (k, v) VALUES (4, 4); APPLY BATCH",
+            quorum(WriteType::Batch),
+        ),
+        (
+            "BEGIN UNLOGGED BATCH INSERT INTO ks.t (k, v) VALUES (3, 3); INSERT INTO ks.t (k, v) VALUES (4, 4); APPLY BATCH",
+            quorum(WriteType::UnloggedBatch),
+        ),
+        (
+            "BEGIN BATCH INSERT INTO ks.t (k, v) VALUES (3, 3); UPDATE ks.t SET v = 4 WHERE k = 3; APPLY BATCH",
+            quorum(WriteType::Simple),
+        ),
+        ("UPDATE ks.c SET n = n + 1 WHERE k = 1", quorum(WriteType::Counter)),
+        (
+            "INSERT INTO ks.t (k, v) VALUES (3, 3) IF NOT EXISTS",
+            ("SERIAL".to_string(), 2, WriteType::Cas),
+        ),
+    ] {
+        let err = s.execute(cql).expect_err(cql);
+        assert_eq!(err.kind(), ErrorKind::WriteTimeout, "{cql}");
+        assert_eq!(info(&err), expected, "{cql}");
+    }
+    let err = s
+        .execute("UPDATE ks.t SET v = 9 WHERE k = 1 IF v = 1")
+        .expect_err("a conditional update");
+    assert_eq!(
+        err.message(),
+        "CAS operation timed out - encountered contentions: 0"
+    );
+    let err = s
+        .execute_prepared(&insert, &[Value::Int(5), Value::Int(5)])
+        .expect_err("a prepared insert too");
+    assert_eq!(info(&err), quorum(WriteType::Simple));
+    assert_eq!(
+        err.message(),
+        "Operation timed out - received only 0 responses."
+    );
+    // Reads keep their own limits; nothing was written.
+    let rows = s
+        .execute("SELECT k, v FROM ks.t")
+        .expect("reads in time")
+        .rows;
+    let mut seen: Vec<_> = rows.iter().map(|r| (r[0].clone(), r[1].clone())).collect();
+    seen.sort();
+    assert_eq!(
+        seen,
+        [
+            (Value::Int(1), Value::Int(1)),
+            (Value::Int(2), Value::Int(2))
+        ]
+    );
+    assert!(s.execute("SELECT * FROM ks.c").unwrap().rows.is_empty());
+    s.set_timeouts(Some(Timeouts::default()));
+    s.execute("INSERT INTO ks.t (k, v) VALUES (3, 3)")
+        .expect("in time again");
+}
+
+/// Timeouts read in the shell as cqlsh 6.2 prints them from the Python
+/// driver's exceptions (seen against `widerow serve`): the driver rebuilds
+/// the info map, the level first and required before received.
+#[test]
+fn timeouts_read_as_cqlsh_prints_them() {
+    use std::time::Duration;
+    use widerow::deadline::Timeouts;
+    let mut s = Session::new();
+    s.execute_script(
+        "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3};
+         CREATE TABLE ks.t (k int PRIMARY KEY, v int);
+         INSERT INTO ks.t (k, v) VALUES (1, 1);",
+    )
+    .expect("schema");
+    s.set_timeouts(Some(Timeouts {
+        range: Duration::ZERO,
+        write: Duration::ZERO,
+        ..Timeouts::default()
+    }));
+    let mut text = |cql| s.execute(cql).expect_err(cql).cqlsh_text();
+    let summary = "Error from server: code={code} [Coordinator node timed out waiting for replica nodes' responses] message=";
+    assert_eq!(
+        text("INSERT INTO ks.t (k, v) VALUES (1, 1) IF NOT EXISTS"),
+        format!(
+            "WriteTimeout: {}\"CAS operation timed out - encountered contentions: 0\" \
+             info={{'consistency': 'SERIAL', 'required_responses': 2, 'received_responses': 0, 'write_type': 'CAS'}}",
+            summary.replace("{code}", "1100")
+        )
+    );
+    assert_eq!(
+        text("SELECT * FROM ks.t"),
+        format!(
+            "ReadTimeout: {}\"Operation timed out - received only 0 responses.\" \
+             info={{'consistency': 'ONE', 'required_responses': 1, 'received_responses': 0}}",
+            summary.replace("{code}", "1200")
+        )
     );
 }

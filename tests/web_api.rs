@@ -543,6 +543,7 @@ fn a_read_past_its_deadline_stops() {
         timeouts: Timeouts {
             read: Duration::ZERO,
             range: Duration::ZERO,
+            ..Timeouts::default()
         },
         ..local()
     });

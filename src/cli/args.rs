@@ -321,6 +321,10 @@ pub struct ServeArgs {
     /// (Cassandra's `range_request_timeout`).
     #[arg(long, value_name = "MS", default_value_t = 10_000)]
     pub range_request_timeout: u64,
+    /// How long a write may take before it fails with WriteTimeout,
+    /// unapplied, in milliseconds (Cassandra's `write_request_timeout`).
+    #[arg(long, value_name = "MS", default_value_t = 2_000)]
+    pub write_request_timeout: u64,
     /// Require a login, as a node with Cassandra's PasswordAuthenticator:
     /// clients authenticate with SASL PLAIN; the default superuser is
     /// `cassandra` with password `cassandra`.

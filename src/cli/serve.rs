@@ -49,6 +49,7 @@ pub fn run(args: &ServeArgs, cli: &Cli) -> ExitCode {
         timeouts: widerow::deadline::Timeouts {
             read: std::time::Duration::from_millis(args.read_request_timeout),
             range: std::time::Duration::from_millis(args.range_request_timeout),
+            write: std::time::Duration::from_millis(args.write_request_timeout),
         },
         auth: args.auth,
         in_flight: widerow::server::inflight::Limits {

@@ -93,8 +93,40 @@ fn server_error(db: DbError, message: String) -> Error {
             required_responses: u32::try_from(required).unwrap_or(0),
             data_retrieved: data_present,
         }),
+        DbError::WriteTimeout {
+            consistency,
+            received,
+            required,
+            write_type,
+        } => match write_type_of(&write_type) {
+            Some(write_type) => error.with_info(ErrorInfo::WriteTimeout {
+                consistency: level_name(consistency),
+                received_responses: u32::try_from(received).unwrap_or(0),
+                required_responses: u32::try_from(required).unwrap_or(0),
+                write_type,
+            }),
+            None => error,
+        },
         _ => error,
     }
+}
+
+/// widerow's name for the driver's kind of write; a kind the protocol does
+/// not name keeps the error without its info.
+fn write_type_of(write_type: &scylla::errors::WriteType) -> Option<crate::error::WriteType> {
+    use crate::error::WriteType as Ours;
+    use scylla::errors::WriteType as Theirs;
+    Some(match write_type {
+        Theirs::Simple => Ours::Simple,
+        Theirs::Batch => Ours::Batch,
+        Theirs::UnloggedBatch => Ours::UnloggedBatch,
+        Theirs::Counter => Ours::Counter,
+        Theirs::Cas => Ours::Cas,
+        Theirs::BatchLog => Ours::BatchLog,
+        Theirs::View => Ours::View,
+        Theirs::Cdc => Ours::Cdc,
+        Theirs::Other(_) => return None,
+    })
 }
 
 /// The level's name as Cassandra spells it (`LOCAL_QUORUM`).

@@ -204,6 +204,11 @@ fn write_statements(
     let conditional_batch = is_batch && statements.iter().any(|s| parts(s).1);
     for statement in statements {
         let (name, conditional) = parts(statement);
+        if crate::deadline::passed() {
+            return Err(crate::deadline::write_timeout(
+                conditional || conditional_batch,
+            ));
+        }
         let table = run
             .ctx
             .catalog
@@ -282,6 +287,10 @@ fn write_statements(
         ));
     }
     let outcome = conditions::outcome(&checks, is_batch, run.store, now_secs)?;
+    // The last moment a write may still fail: nothing of it is applied yet.
+    if crate::deadline::passed_now() {
+        return Err(crate::deadline::write_timeout(!checks.is_empty()));
+    }
     if let Some(error) = deferred.filter(|_| outcome.as_ref().is_none_or(|o| o.applied)) {
         return Err(error);
     }

@@ -64,7 +64,11 @@ pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn engine_error(w: &mut Writer, e: &Error, _version: u8) {
+fn engine_error(w: &mut Writer, e: &Error, version: u8) {
+    if let Some(info @ ErrorInfo::WriteTimeout { .. }) = e.info() {
+        write_timeout(w, e, info, version);
+        return;
+    }
     w.int(i32::from(e.kind().code())).string(e.message());
     match (e.kind(), e.info()) {
         (
@@ -104,6 +108,39 @@ fn engine_error(w: &mut Writer, e: &Error, _version: u8) {
             w.string(keyspace).string(table);
         }
         _ => {}
+    }
+}
+
+/// A WriteTimeout's body. A CAS write's timeout is Cassandra's
+/// CasWriteTimeoutException, which v5 follows with its contentions; before
+/// v5 Cassandra sends a plain WriteTimeoutException in its place, with
+/// that exception's message.
+fn write_timeout(w: &mut Writer, e: &Error, info: &ErrorInfo, version: u8) {
+    let ErrorInfo::WriteTimeout {
+        consistency,
+        received_responses,
+        required_responses,
+        write_type,
+    } = info
+    else {
+        return;
+    };
+    let cas = *write_type == crate::error::WriteType::Cas && e.message().starts_with("CAS ");
+    let plain;
+    let message = if cas && version < 5 {
+        plain = format!("Operation timed out - received only {received_responses} responses.");
+        plain.as_str()
+    } else {
+        e.message()
+    };
+    w.int(i32::from(e.kind().code()))
+        .string(message)
+        .short(consistency_code(consistency))
+        .int(i32::try_from(*received_responses).unwrap_or(i32::MAX))
+        .int(i32::try_from(*required_responses).unwrap_or(i32::MAX))
+        .string(write_type.name());
+    if cas && version >= 5 {
+        w.short(0);
     }
 }
 
