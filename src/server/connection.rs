@@ -122,19 +122,14 @@ pub async fn run(mut stream: TcpStream, ctx: Context, mut shutdown: watch::Recei
     let _ = stream.set_nodelay(true);
     let mut events = ctx.events.subscribe();
     let mut conn = Connection {
-        state: ConnectionState {
-            client: stream
+        state: ConnectionState::new(
+            stream
                 .peer_addr()
                 .map_or(std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST), |a| {
                     a.ip()
                 }),
-            last_run: None,
-            version: frame::MAX_VERSION,
-            keyspace: None,
-            node: ctx.node,
-            started: false,
-            user: None,
-        },
+            ctx.node,
+        ),
         ctx,
         framing: Framing::Frames,
         compression: None,
@@ -226,7 +221,7 @@ impl Connection {
             if self.state.started {
                 // Paused while the requests in flight are over the limits.
                 let in_flight = self.ctx.shared.in_flight().clone();
-                in_flight.wait_under_limit(self.state.client).await;
+                in_flight.wait_under_limit(self.state.peer).await;
             }
             match self.next_frame() {
                 Some(bytes) => self.frame(&bytes).await,
@@ -330,7 +325,7 @@ impl Connection {
         if !self.state.started {
             return Ok(None);
         }
-        let (client, bytes) = (self.state.client, u64::from(header.length));
+        let (client, bytes) = (self.state.peer, u64::from(header.length));
         let in_flight = self.ctx.shared.in_flight();
         match in_flight.try_reserve(client, bytes) {
             Some(reserved) => Ok(Some(reserved)),
@@ -511,7 +506,7 @@ impl Connection {
             tokio::task::spawn_blocking(move || shared.login(&token.unwrap_or_default())).await;
         match checked {
             Ok(Ok(user)) => {
-                self.state.user = Some(user);
+                self.state.client.user = Some(user);
                 self.awaiting_login = false;
                 plain(Opcode::AuthSuccess, response::auth_success())
             }

@@ -3,8 +3,9 @@
 //! data and prepared statements.
 //!
 //! The session is shared behind one lock and each request runs under it
-//! with its connection's state — keyspace, consistency, the node it
-//! arrived on as coordinator, whether it is paged — put in place first.
+//! with its connection's [`Client`] — keyspace, levels, the node it
+//! arrived on as coordinator, page size, login — lent to it first
+//! ([`Session::act_as`]).
 //! One lock makes every acknowledged write visible to every later read and
 //! serialises lightweight transactions per partition (and per cluster) as
 //! Paxos would; statements are in-memory and short.
@@ -20,6 +21,7 @@ use crate::cluster::{ConsistencyLevel, Coordinator, NodeIndex};
 use crate::error::Error;
 use crate::exec::{ColumnSpec, ResultKind, ResultSet};
 use crate::planner::markers::{marker_specs, Markers};
+use crate::session::Client;
 use crate::syntax::ast::NativeType;
 use crate::syntax::ast::Statement;
 use crate::types::{DataType, Value};
@@ -100,23 +102,42 @@ const TRACE_NODE: u64 = 0x8000_0000_7769_6465;
 /// trace.
 pub type LastRun = Option<(Arc<crate::planner::Plan>, crate::exec::Metrics)>;
 
-/// What one connection remembers between requests.
+/// What one connection remembers between requests: the session's
+/// per-client state ([`Client`]: keyspace, levels, coordinator, login),
+/// which each request lends to the shared session, and the protocol's.
 #[derive(Debug, Clone)]
 pub struct ConnectionState {
-    /// The client's address, for traces.
-    pub client: std::net::IpAddr,
+    /// The client's address, for traces and the in-flight limits.
+    pub peer: std::net::IpAddr,
     /// The plan of the statement the last request ran (see [`LastRun`]).
     pub last_run: LastRun,
     /// The negotiated protocol version.
     pub version: u8,
-    /// The keyspace of the connection's last `USE`.
-    pub keyspace: Option<String>,
     /// The node the connection arrived on: its requests' coordinator.
     pub node: usize,
     /// STARTUP has been answered.
     pub started: bool,
-    /// The role logged in with AUTH_RESPONSE (`None` without `--auth`).
-    pub user: Option<String>,
+    /// The connection's keyspace (its last `USE`), its login (`None`
+    /// without `--auth`) and, for the request running, its levels, page
+    /// size and timestamp; the coordinator is always `node`.
+    pub client: Client,
+}
+
+impl ConnectionState {
+    /// A connection from `peer` arriving on `node`, before STARTUP.
+    pub fn new(peer: std::net::IpAddr, node: usize) -> ConnectionState {
+        ConnectionState {
+            peer,
+            last_run: None,
+            version: super::frame::MAX_VERSION,
+            node,
+            started: false,
+            client: Client {
+                coordinator: Coordinator::Node(NodeIndex(node)),
+                ..Client::default()
+            },
+        }
+    }
 }
 
 /// The answer to a request, and what it makes the server push to others.
@@ -287,7 +308,7 @@ impl Shared {
         let session = &mut engine.session;
         let request = trace::TraceRequest {
             facts,
-            client: conn.client,
+            client: conn.peer,
             node: conn.node,
             plan: conn.last_run.take(),
             started_micros: session.now_micros() - duration,
@@ -511,14 +532,17 @@ impl Shared {
         query: &str,
         keyspace: Option<String>,
     ) -> Result<Arc<PreparedEntry>, Failure> {
-        let keyspace = keyspace.or_else(|| conn.keyspace.clone());
+        let keyspace = keyspace.or_else(|| conn.client.keyspace.clone());
         let id = prepared_id(query, keyspace.as_deref());
         let mut engine = self.lock();
         if let Some(found) = engine.prepared.get(&id) {
             return Ok(found.clone());
         }
         let session = &mut engine.session;
-        set_keyspace(session, keyspace.as_deref());
+        session.act_as(&Client {
+            keyspace: keyspace.clone(),
+            ..conn.client.clone()
+        });
         let prepared = session.prepare(query).map_err(Failure::Engine)?;
         let ctx = session.context();
         let markers = marker_specs(ctx, prepared.statement()).map_err(Failure::Engine)?;
@@ -664,7 +688,7 @@ impl Shared {
             conn,
             &statement,
             result,
-            conn.keyspace.clone(),
+            conn.client.keyspace.clone(),
             &TableSpec::default(),
             &params,
             0,
@@ -710,38 +734,35 @@ fn bound_key(indexes: &[u16], params: &QueryParams) -> Option<Vec<Vec<u8>>> {
         .collect()
 }
 
-/// Puts the connection's state in place on the session before a request,
-/// touching only what differs (a change re-plans prepared statements).
+/// Lends the connection's client to the session for a request: the
+/// request's levels, page size and timestamp become the client's, and a
+/// keyspace the request names (v5's, or a prepared statement's) stands in
+/// for the connection's for this request alone. The session changes only
+/// what differs (a change re-plans prepared statements).
 fn setup(
     session: &mut Session,
-    conn: &ConnectionState,
+    conn: &mut ConnectionState,
     keyspace: Option<&str>,
     params: &QueryParams,
 ) -> Result<(), Failure> {
-    set_keyspace(session, keyspace.or(conn.keyspace.as_deref()));
-    session.set_user(conn.user.as_deref());
-    if session.context().consistency != params.consistency {
-        session.set_consistency(params.consistency);
-    }
-    let serial = params
+    let client = &mut conn.client;
+    client.consistency = params.consistency;
+    client.serial_consistency = params
         .serial_consistency
         .unwrap_or(ConsistencyLevel::Serial);
-    if session.context().serial_consistency != serial {
-        session.set_serial_consistency(serial);
-    }
-    session.set_coordinator(Coordinator::Node(NodeIndex(conn.node)));
-    session.set_default_timestamp(params.timestamp);
-    session.set_page_size(match params.page_size {
+    client.page_size = match params.page_size {
         Some(n) if n > 0 => Some(n as usize),
         _ => None,
-    });
-    Ok(())
-}
-
-fn set_keyspace(session: &mut Session, keyspace: Option<&str>) {
-    if session.keyspace() != keyspace {
-        session.context_mut().keyspace = keyspace.map(str::to_string);
+    };
+    client.default_timestamp = params.timestamp;
+    match keyspace {
+        Some(named) if client.keyspace.as_deref() != Some(named) => session.act_as(&Client {
+            keyspace: Some(named.to_string()),
+            ..client.clone()
+        }),
+        _ => session.act_as(client),
     }
+    Ok(())
 }
 
 /// The table a statement reads or writes, for the result's table spec.
@@ -837,7 +858,7 @@ fn finish(
     let warnings = result.warnings.clone();
     conn.last_run = result.plan.clone().map(|plan| (plan, result.metrics));
     let mut reply = if let Statement::Use(_) = statement {
-        conn.keyspace = keyspace_after.clone();
+        conn.client.keyspace = keyspace_after.clone();
         Reply::new(
             Opcode::Result,
             response::set_keyspace(keyspace_after.as_deref().unwrap_or_default()),

@@ -15,6 +15,10 @@
 //! # Ok::<(), widerow::Error>(())
 //! ```
 
+mod client;
+
+pub use client::Client;
+
 use std::fmt;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
