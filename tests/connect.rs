@@ -9,7 +9,9 @@
 //!   `system.peers` tokens give, walked here by hand;
 //! - a traced prepared point read went where widerow predicted;
 //! - failures (no node, a refused login, a cluster gone mid-session) are
-//!   clear, and the shell stays usable.
+//!   clear, and the shell stays usable;
+//! - a node going down mid-session, and coming back, reaches the mirror's
+//!   ring, so EXPLAIN contacts the replicas still up.
 
 use std::net::SocketAddr;
 use std::path::Path;
@@ -554,4 +556,85 @@ fn tracing_on_shows_the_clusters_trace_beside_the_prediction() {
         shown.contains("agree: the cluster did what widerow predicted"),
         "{shown}"
     );
+}
+
+/// The partition's entry of a JSON Lines EXPLAIN record.
+fn explained_partition(shell: &mut Shell, explain: &str) -> serde_json::Value {
+    let reply = shell.run("<test>", &statement(explain));
+    assert!(!reply.failed, "{reply:?}");
+    let record: serde_json::Value = serde_json::from_str(reply.stdout().trim()).expect("JSON");
+    record["plan"]["partitions"]["partitions"][0].clone()
+}
+
+#[test]
+fn a_node_going_down_mid_session_reaches_the_mirror() {
+    let server = TestServer::start(Session::new()).expect("server starts");
+    let target = server.addr().to_string();
+    let schema = "CREATE KEYSPACE lost WITH replication = \
+                  {'class': 'SimpleStrategy', 'replication_factor': 3}; \
+                  CREATE TABLE lost.t (k int PRIMARY KEY)";
+    assert!(widerow(&["--connect", &target, "-e", schema])
+        .status
+        .success());
+    let cluster = Cluster::open(&ConnectOptions::parse(&target).expect("target")).expect("up");
+    let (mirror, _) = mirror::mirror(&cluster).expect("mirrored");
+    // The driver counts a node lost only once it has reached it.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while cluster.connected_nodes().len() < 4 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the driver never reached every node"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let settings = Settings {
+        format: Format::Json,
+        ..Settings::default()
+    };
+    let mut shell = Shell::connected(mirror, settings, Box::new(cluster));
+    assert!(
+        !shell
+            .run("<test>", &statement("CONSISTENCY QUORUM;"))
+            .failed
+    );
+    // int 1's replicas on the default ring: node3, node4, node1.
+    let explain = "EXPLAIN SELECT * FROM lost.t WHERE k = 1;";
+    let before = explained_partition(&mut shell, explain);
+    assert_eq!(
+        before["replicas"],
+        serde_json::json!(["127.0.0.3", "127.0.0.4", "127.0.0.1"])
+    );
+    assert_eq!(before["down"], serde_json::json!([]), "{before}");
+
+    let control = Cluster::open(&ConnectOptions::parse(&target).expect("target")).expect("up");
+    let once = Request {
+        consistency: ConsistencyLevel::One,
+        serial_consistency: ConsistencyLevel::Serial,
+        page_size: None,
+        tracing: false,
+    };
+    let down = control.execute("CLUSTER DOWN node4", &once);
+    assert!(down.is_ok(), "{down:?}");
+    let wait_for = |shell: &mut Shell, down: serde_json::Value| {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        loop {
+            let partition = explained_partition(shell, explain);
+            if partition["down"] == down {
+                return partition;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "never seen: {partition}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    };
+    let lost = wait_for(&mut shell, serde_json::json!(["127.0.0.4"]));
+    assert_eq!(
+        lost["contacted"],
+        serde_json::json!(["127.0.0.3", "127.0.0.1"])
+    );
+    let up = control.execute("CLUSTER UP node4", &once);
+    assert!(up.is_ok(), "{up:?}");
+    wait_for(&mut shell, serde_json::json!([]));
 }

@@ -113,6 +113,17 @@ fn split_host_port(target: &str) -> Result<(String, u16), String> {
 
 pub use crate::shell::remote::{ClusterTrace, RemoteRequest as Request, Sent, TraceEvent};
 
+/// How the driver reaches a node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    /// It has connections open to it.
+    Connected,
+    /// It had, and has none now.
+    Lost,
+    /// It has not had any yet.
+    NotYet,
+}
+
 /// One connection to a real cluster.
 pub struct Cluster {
     runtime: tokio::runtime::Runtime,
@@ -124,6 +135,8 @@ pub struct Cluster {
     /// The schema version (`system.local`) the mirror was made at, and
     /// when it was last compared with the cluster's.
     mirrored: std::sync::Mutex<Option<(Value, std::time::Instant)>>,
+    /// The nodes (by host id) the driver has had connections to.
+    reached: std::sync::Mutex<std::collections::HashSet<uuid::Uuid>>,
 }
 
 impl fmt::Debug for Cluster {
@@ -186,7 +199,50 @@ impl Cluster {
             contact,
             prepared: Default::default(),
             mirrored: Default::default(),
+            reached: Default::default(),
         })
+    }
+
+    /// The nodes the driver has lost, by address: each had connections
+    /// open and has none now — a node that went down (the driver's pool
+    /// empties when its connections close and reconnecting fails) and has
+    /// not come back. A node the driver never reached is not counted: just
+    /// after connecting its pool may still be filling.
+    pub fn lost_nodes(&self) -> Vec<std::net::IpAddr> {
+        self.node_states()
+            .into_iter()
+            .filter_map(|(address, state)| (state == Reach::Lost).then_some(address))
+            .collect()
+    }
+
+    /// The nodes the driver has connections to now, by address.
+    pub fn connected_nodes(&self) -> Vec<std::net::IpAddr> {
+        self.node_states()
+            .into_iter()
+            .filter_map(|(address, state)| (state == Reach::Connected).then_some(address))
+            .collect()
+    }
+
+    /// Each node's address and how the driver reaches it, remembering the
+    /// ones it has reached.
+    fn node_states(&self) -> Vec<(std::net::IpAddr, Reach)> {
+        let Ok(mut reached) = self.reached.lock() else {
+            return Vec::new();
+        };
+        let state = self.driver.get_cluster_state();
+        let mut states = Vec::new();
+        for node in state.get_nodes_info() {
+            let reach = if node.is_connected() {
+                reached.insert(node.host_id);
+                Reach::Connected
+            } else if reached.contains(&node.host_id) {
+                Reach::Lost
+            } else {
+                Reach::NotYet
+            };
+            states.push((node.address.ip(), reach));
+        }
+        states
     }
 
     /// Remembers the cluster's schema version as the one the mirror was
@@ -447,5 +503,9 @@ impl crate::shell::Remote for Cluster {
 
     fn changed(&mut self) -> bool {
         self.changed_since_mirror()
+    }
+
+    fn lost_nodes(&mut self) -> Vec<std::net::IpAddr> {
+        Cluster::lost_nodes(self)
     }
 }

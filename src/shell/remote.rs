@@ -104,6 +104,10 @@ pub trait Remote: fmt::Debug {
     /// Whether the cluster's schema changed since the last
     /// [`Remote::mirror`] (another client's change).
     fn changed(&mut self) -> bool;
+
+    /// The nodes, by address, the client has lost since it reached them:
+    /// the ones the mirror counts as down.
+    fn lost_nodes(&mut self) -> Vec<std::net::IpAddr>;
 }
 
 impl Shell {
@@ -223,10 +227,42 @@ impl Shell {
     }
 
     /// Copies the mirror again when the cluster's schema changed since it
-    /// was made.
+    /// was made, and marks down in its ring the nodes the client has lost
+    /// (and up again those it has back), so EXPLAIN, the linter and a
+    /// trace's prediction see the cluster as it is now.
     pub(super) fn refresh_mirror(&mut self) {
         if self.remote.as_mut().is_some_and(|remote| remote.changed()) {
             self.remirror();
+        }
+        self.follow_node_states();
+    }
+
+    fn follow_node_states(&mut self) {
+        let Some(remote) = &mut self.remote else {
+            return;
+        };
+        let lost = remote.lost_nodes();
+        let turned: Vec<(String, bool)> = self
+            .session
+            .context()
+            .ring
+            .nodes()
+            .iter()
+            .filter_map(|node| {
+                let down = lost.contains(&std::net::IpAddr::V4(node.address));
+                (node.up == down).then(|| (node.id.clone(), !down))
+            })
+            .collect();
+        if turned.is_empty() {
+            return;
+        }
+        let ring = &mut self.session.context_mut().ring;
+        for (id, up) in turned {
+            let _ = if up {
+                ring.set_up(&id)
+            } else {
+                ring.set_down(&id)
+            };
         }
     }
 
