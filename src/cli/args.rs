@@ -340,6 +340,20 @@ pub struct ServeArgs {
     /// (`native_transport_max_request_data_in_flight_per_ip`).
     #[arg(long, value_name = "BYTES", default_value_t = widerow::server::inflight::DEFAULT_LIMITS.per_ip)]
     pub max_request_data_in_flight_per_ip: u64,
+    /// Serve TLS with this certificate chain (PEM, the server's first), as
+    /// a node with `client_encryption_options` enabled.
+    #[arg(long, value_name = "FILE", requires = "ssl_key")]
+    pub ssl_cert: Option<PathBuf>,
+    /// The private key of `--ssl-cert` (PEM).
+    #[arg(long, value_name = "FILE", requires = "ssl_cert")]
+    pub ssl_key: Option<PathBuf>,
+    /// Accept plain connections beside TLS ones (`optional: true`).
+    #[arg(long, requires = "ssl_cert")]
+    pub ssl_optional: bool,
+    /// Require client certificates signed by one of these (PEM), as
+    /// `require_client_auth` with a truststore.
+    #[arg(long, value_name = "FILE", requires = "ssl_cert")]
+    pub ssl_client_ca: Option<PathBuf>,
 }
 
 /// `widerow lint PATH…`

@@ -42,6 +42,13 @@ pub fn run(args: &ServeArgs, cli: &Cli) -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    let tls = match tls(args) {
+        Ok(tls) => tls,
+        Err(message) => {
+            eprintln!("widerow: {message}");
+            return ExitCode::from(1);
+        }
+    };
     let config = Config {
         host: args.host,
         port: args.port,
@@ -56,6 +63,7 @@ pub fn run(args: &ServeArgs, cli: &Cli) -> ExitCode {
             total: args.max_request_data_in_flight,
             per_ip: args.max_request_data_in_flight_per_ip,
         },
+        tls,
     };
     runtime.block_on(async move {
         let server = match Server::bind(session, config).await {
@@ -108,4 +116,21 @@ pub(super) async fn stop_signal() {
         }
     }
     let _ = tokio::signal::ctrl_c().await;
+}
+
+/// The server's TLS from `--ssl-cert` and its companions, or why it
+/// cannot be made.
+fn tls(args: &ServeArgs) -> Result<Option<widerow::server::tls::Tls>, String> {
+    let (Some(cert), Some(key)) = (&args.ssl_cert, &args.ssl_key) else {
+        return Ok(None);
+    };
+    let files = widerow::server::tls::TlsFiles {
+        cert: cert.clone(),
+        key: key.clone(),
+        optional: args.ssl_optional,
+        client_ca: args.ssl_client_ca.clone(),
+    };
+    widerow::server::tls::Tls::new(&files)
+        .map(Some)
+        .map_err(|e| format!("--ssl-cert: {e}"))
 }

@@ -10,10 +10,11 @@ use std::sync::Arc;
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::client::WebPkiServerVerifier;
 use rustls::crypto::{verify_tls12_signature, verify_tls13_signature, CryptoProvider};
-use rustls::pki_types::pem::PemObject;
-use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName, UnixTime};
+use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
 use rustls::{CertificateError, ClientConfig, DigitallySignedStruct, RootCertStore};
 use rustls::{Error as TlsError, SignatureScheme};
+
+use crate::server::tls::{certificates, private_key};
 
 /// What `--ssl` was told, from `SSL_*` variables and cqlshrc's `[ssl]`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,22 +62,6 @@ pub fn client_config(options: &TlsOptions) -> Result<Arc<ClientConfig>, String> 
         None => builder.with_no_client_auth(),
     };
     Ok(Arc::new(config))
-}
-
-fn certificates(path: &Path) -> Result<Vec<CertificateDer<'static>>, String> {
-    let shown = path.display();
-    let certs = CertificateDer::pem_file_iter(path)
-        .and_then(|certs| certs.collect::<Result<Vec<_>, _>>())
-        .map_err(|e| format!("cannot read certificates from {shown}: {e}"))?;
-    if certs.is_empty() {
-        return Err(format!("no PEM certificate in {shown}"));
-    }
-    Ok(certs)
-}
-
-fn private_key(path: &Path) -> Result<PrivateKeyDer<'static>, String> {
-    PrivateKeyDer::from_pem_file(path)
-        .map_err(|e| format!("cannot read a private key from {}: {e}", path.display()))
 }
 
 /// The server's chain must lead to one of the given certificates; the

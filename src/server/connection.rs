@@ -16,7 +16,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::sync::{broadcast, watch};
 
@@ -61,6 +61,9 @@ pub struct Context {
     pub max_frame: u32,
     /// Logins are required (`widerow serve --auth`).
     pub auth: bool,
+    /// The server's TLS, when it has one (`widerow serve --ssl-cert`).
+    #[cfg(feature = "tls")]
+    pub tls: Option<super::tls::Tls>,
 }
 
 /// How many times a connection tries for the inline turn, serving other
@@ -116,20 +119,46 @@ struct Connection {
     throw_on_overload: bool,
 }
 
-/// Runs `stream` until the client closes it, it breaks the protocol past
-/// answering, its node is taken down, or `shutdown` turns true.
-pub async fn run(mut stream: TcpStream, ctx: Context, mut shutdown: watch::Receiver<bool>) {
+/// Serves a newly accepted connection: through the TLS handshake first
+/// when the server has TLS, then [`run`].
+pub async fn accepted(stream: TcpStream, ctx: Context, shutdown: watch::Receiver<bool>) {
     let _ = stream.set_nodelay(true);
+    let peer = stream
+        .peer_addr()
+        .map_or(std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST), |a| {
+            a.ip()
+        });
+    #[cfg(feature = "tls")]
+    if let Some(tls) = ctx.tls.clone() {
+        let mut stopping = shutdown.clone();
+        let accepted = tokio::select! {
+            accepted = tls.accept(stream) => accepted,
+            _ = stopping.changed() => None,
+        };
+        match accepted {
+            Some(super::tls::Accepted::Tls(stream)) => run(*stream, peer, ctx, shutdown).await,
+            Some(super::tls::Accepted::Plain(stream)) => run(stream, peer, ctx, shutdown).await,
+            None => {}
+        }
+        return;
+    }
+    run(stream, peer, ctx, shutdown).await;
+}
+
+/// Runs `stream` (from `peer`) until the client closes it, it breaks the
+/// protocol past answering, its node is taken down, or `shutdown` turns
+/// true.
+pub async fn run<S>(
+    mut stream: S,
+    peer: std::net::IpAddr,
+    ctx: Context,
+    mut shutdown: watch::Receiver<bool>,
+) where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
     let mut events = ctx.events.subscribe();
     let mut conn = Connection {
-        state: ConnectionState::new(
-            stream
-                .peer_addr()
-                .map_or(std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST), |a| {
-                    a.ip()
-                }),
-            ctx.node,
-        ),
+        state: ConnectionState::new(peer, ctx.node),
         ctx,
         framing: Framing::Frames,
         compression: None,
@@ -182,7 +211,7 @@ pub async fn run(mut stream: TcpStream, ctx: Context, mut shutdown: watch::Recei
 /// waits on a client that does not read.
 async fn answer_and_write(
     conn: &mut Connection,
-    stream: &mut TcpStream,
+    stream: &mut (impl AsyncWrite + Unpin),
     shutdown: &mut watch::Receiver<bool>,
 ) -> bool {
     loop {

@@ -24,6 +24,8 @@ mod paging;
 pub mod request;
 pub mod response;
 pub mod segment;
+#[cfg(feature = "tls")]
+pub mod tls;
 pub mod trace;
 pub mod unset;
 pub mod values;
@@ -69,6 +71,10 @@ pub struct Config {
     /// address: past them a request is refused with Overloaded or its
     /// connection paused (see [`inflight`]).
     pub in_flight: inflight::Limits,
+    /// TLS on every node's port (none by default, as a node's
+    /// `client_encryption_options`).
+    #[cfg(feature = "tls")]
+    pub tls: Option<tls::Tls>,
 }
 
 impl Default for Config {
@@ -80,6 +86,8 @@ impl Default for Config {
             timeouts: crate::deadline::Timeouts::default(),
             auth: false,
             in_flight: inflight::Limits::default(),
+            #[cfg(feature = "tls")]
+            tls: None,
         }
     }
 }
@@ -148,6 +156,8 @@ impl Server {
                 node,
                 max_frame: self.config.max_frame,
                 auth: self.config.auth,
+                #[cfg(feature = "tls")]
+                tls: self.config.tls.clone(),
             };
             tasks.spawn(accept(listener, ctx, stopped.clone()));
         }
@@ -169,7 +179,7 @@ async fn accept(listener: TcpListener, ctx: connection::Context, stop: watch::Re
                 let up = states.borrow().get(ctx.node).copied().unwrap_or(true);
                 // A node taken down (`CLUSTER DOWN`) hangs up at once.
                 if let (Ok((stream, _)), true) = (accepted, up) {
-                    connections.spawn(connection::run(stream, ctx.clone(), stop.clone()));
+                    connections.spawn(connection::accepted(stream, ctx.clone(), stop.clone()));
                 }
             }
             _ = stop_here.changed() => break,
