@@ -97,7 +97,7 @@ fn view_row_follows_base_liveness_ttl() {
 /// -9223372036854775808` (also an `INSERT … JSON` that sets an omitted
 /// collection to null) panicked in debug builds: the collection's deletion
 /// is stamped one before the write, and `i64::MIN - 1` overflowed in
-/// `write_value` (src/exec/write.rs). Cassandra computes `timestamp - 1`
+/// `write_value` (src/exec/write/mod.rs). Cassandra computes `timestamp - 1`
 /// in Java, which wraps to `Long.MAX_VALUE`; the subtraction now wraps the
 /// same way.
 #[test]
