@@ -100,6 +100,13 @@ pub(crate) fn compile<'t>(
         }
         SelectClause::Items(list) => {
             for item in list {
+                if is_between_parentheses(&item.selector) {
+                    return Err(Error::invalid(format!(
+                        "Cannot infer type for term {} in selection clause (try using a cast to force a type)",
+                        header(&item.selector)
+                    ))
+                    .with_span(item.selector.span));
+                }
                 let (sel, ty) = compiler.selector(&item.selector).map_err(|e| {
                     if e.span().is_some() {
                         e
@@ -124,6 +131,14 @@ pub(crate) fn compile<'t>(
         items,
         aggregates: compiler.aggregates,
     })
+}
+
+/// Whether `selector` is one selector between parentheses: a one-element
+/// tuple or that selector, which Cassandra cannot tell apart without the
+/// type a context gives (`(int)(a)`, an operand), so a whole selection
+/// item of that shape is refused.
+fn is_between_parentheses(selector: &Selector) -> bool {
+    matches!(&selector.kind, SelectorKind::Tuple(items) if items.len() == 1)
 }
 
 /// Compiles one selector outside a SELECT clause (GROUP BY items).
@@ -164,10 +179,7 @@ impl<'t> Compiler<'t, '_, '_, '_> {
             SelectorKind::TypeHint {
                 ty,
                 selector: inner,
-            } => match &inner.kind {
-                SelectorKind::Term(term) => self.constant(term, Some(ty))?,
-                _ => self.selector(inner)?,
-            },
+            } => self.type_hinted(ty, inner)?,
             SelectorKind::CountStar => {
                 let agg = Aggregate::count_rows();
                 let ty = agg.return_type().clone();
@@ -220,6 +232,10 @@ impl<'t> Compiler<'t, '_, '_, '_> {
                 selector: inner,
                 sub,
             } => self.sub(inner, sub)?,
+            // One selector between parentheses is that selector wherever
+            // the type it must have is known (see `compile` for where it
+            // is not); a tuple needs two or a tuple type hint.
+            SelectorKind::Tuple(items) if items.len() == 1 => self.selector(&items[0])?,
             SelectorKind::Tuple(items) => {
                 let (sels, types) = self.all(items)?;
                 (Sel::Tuple(sels), DataType::Tuple(types))
@@ -288,6 +304,48 @@ impl<'t> Compiler<'t, '_, '_, '_> {
     }
 
     /// A constant selector: its type from a hint, or from the literal.
+    /// `(type) selector`, as Cassandra's `Selectable.WithTypeHint`: a
+    /// constant takes the type; anything else must already have it (or
+    /// one whose values it can read), and then has it.
+    fn type_hinted(
+        &mut self,
+        ty: &CqlType,
+        inner: &Selector,
+    ) -> Result<(Sel<'t>, DataType), Error> {
+        let hinted = DataType::resolve(ty, &self.table.keyspace, &())?.frozen();
+        let (sel, found) = match &inner.kind {
+            SelectorKind::Term(term) => return self.constant(term, Some(ty)),
+            // Between parentheses under a hint that is not a tuple: the
+            // selector inside, under the same hint.
+            SelectorKind::Tuple(items) if items.len() == 1 => match hinted {
+                DataType::Tuple(_) => {
+                    let (sel, found) = self.selector(&items[0])?;
+                    (Sel::Tuple(vec![sel]), DataType::Tuple(vec![found]))
+                }
+                _ => return self.type_hinted(ty, &items[0]),
+            },
+            _ => self.selector(inner)?,
+        };
+        // A blob hint reads the value's bytes, as `<type>AsBlob` does.
+        if let (DataType::Native(NativeType::Blob), DataType::Native(from)) = (&hinted, &found) {
+            if *from != NativeType::Blob {
+                let text = header(inner);
+                let name = format!("{}AsBlob", from.name());
+                let call =
+                    functions::resolve_function(&name, &[CallArg::typed(&found, &text)], None)?;
+                return Ok((Sel::Scalar(call, vec![sel]), hinted));
+            }
+        }
+        if !reads_as(&hinted, &found.frozen()) {
+            let text = format!("({ty}){}", header(inner));
+            return Err(Error::invalid(format!(
+                "Cannot assign value {text} to {text} of type {}",
+                hinted
+            )));
+        }
+        Ok((sel, hinted))
+    }
+
     fn constant(
         &mut self,
         term: &Term,
@@ -556,7 +614,7 @@ pub(crate) fn header(selector: &Selector) -> String {
         }
         SelectorKind::Negate(inner) => format!("-{}", header(inner)),
         SelectorKind::Sub { selector, sub } => format!("{}{}", header(selector), sub_text(sub)),
-        SelectorKind::TypeHint { selector, .. } => header(selector),
+        SelectorKind::TypeHint { ty, selector } => format!("({ty}){}", header(selector)),
         SelectorKind::Tuple(items) => format!(
             "({})",
             items.iter().map(header).collect::<Vec<_>>().join(", ")
@@ -577,6 +635,20 @@ pub(crate) fn header(selector: &Selector) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
+    }
+}
+
+/// Whether a value of type `found` may stand where `hinted` is wanted, as
+/// Cassandra's `isValueCompatibleWith` allows it: the same type, any type
+/// as a blob, ascii as text, and the fixed-size integers as a varint.
+fn reads_as(hinted: &DataType, found: &DataType) -> bool {
+    use NativeType::{Ascii, Bigint, Blob, Int, Smallint, Text, Tinyint, Varint};
+    match (hinted, found) {
+        _ if hinted == found => true,
+        (DataType::Native(Blob), _) => true,
+        (DataType::Native(Text), DataType::Native(Ascii)) => true,
+        (DataType::Native(Varint), DataType::Native(Tinyint | Smallint | Int | Bigint)) => true,
+        _ => false,
     }
 }
 

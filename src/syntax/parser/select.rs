@@ -14,7 +14,7 @@ use super::super::keyword::Keyword;
 use super::super::lexer::TokenKind;
 use super::super::span::Span;
 use super::common::{at_kw, is_name_token, kw, name, qualified_name, tok};
-use super::input::{attempt, Class, ExpectedSet, PResult, Tokens};
+use super::input::{attempt, Class, ExpectedSet, PError, PResult, Tokens};
 use super::optional::{opt, passed_over, separated_list0, separated_list1};
 use super::term::{
     function_name, hint_type, integer_or_marker, is_function_start, native_type, starts_term, term,
@@ -68,21 +68,35 @@ pub(crate) fn select(i: Tokens<'_>) -> PResult<'_, Select> {
 
 /// `JSON` and `DISTINCT` are unreserved: `SELECT json FROM t` selects a
 /// column named json. Cassandra settles it with a syntactic predicate: the
-/// word is a modifier exactly when a selection can be read after it. So
-/// `SELECT json - json FROM t` is the JSON of `-json`, and even
-/// `SELECT json AS j FROM t` takes `as` for a column (and then fails), as
-/// on the server.
+/// word is a modifier when a selection can be read after it, as its
+/// parser's lookahead reads one (see [`selection_follows`]). So
+/// `SELECT json - json FROM t` is the JSON of `-json`, while
+/// `SELECT json AS j FROM t` selects the column json as `j`.
 fn modifier(i: Tokens<'_>, k: Keyword) -> PResult<'_, bool> {
     if !at_kw(i, k) {
         return Ok((i, false));
     }
     let after = i.advance(1);
     // After JSON the selection may itself start with the DISTINCT modifier.
-    let follows = attempt(select_clause(after))?.is_some()
+    let follows = selection_follows(after)?
         || (k == Keyword::Json
             && at_kw(after, Keyword::Distinct)
-            && attempt(select_clause(after.advance(1)))?.is_some());
+            && selection_follows(after.advance(1))?);
     Ok(if follows { (after, true) } else { (i, false) })
+}
+
+/// Whether a selection starts at `i` as Cassandra's prediction tells one
+/// apart (checked against a 5.0 node): `*` on its own, or a first item
+/// that ends where a selection goes on (`,`) or ends (`FROM`) — so in
+/// `json AS j` the `as` is no column of a JSON selection, but in
+/// `json as FROM t` it is.
+fn selection_follows(i: Tokens<'_>) -> Result<bool, nom::Err<PError>> {
+    if i.peek_kind() == Some(TokenKind::Star) {
+        return Ok(true);
+    }
+    Ok(attempt(select_item(i))?.is_some_and(|(rest, _)| {
+        rest.peek_kind() == Some(TokenKind::Comma) || at_kw(rest, Keyword::From)
+    }))
 }
 
 /// `*` or selectors with optional aliases.
@@ -387,11 +401,14 @@ fn selector_cast(i: Tokens<'_>) -> PResult<'_, SelectorKind> {
 
 /// `(type) selector` or a tuple. As in Cassandra's `selectionTypeHint`, the
 /// hint covers a primary only: `(int) m[1]` subscripts the hinted `m`, and
-/// `(a) - b` is a tuple minus `b`, not a hint on `-b`.
+/// `(a) - b` is a tuple minus `b`, not a hint on `-b`. Nor is a primary
+/// that a name follows hinted (`(a) AS b`: not the column `as` hinted as
+/// type `a`), as Cassandra's lookahead sees no selector there.
 fn selector_hint_or_tuple(i: Tokens<'_>) -> PResult<'_, SelectorKind> {
     let (after_paren, _) = tok(TokenKind::LParen)(i)?;
     if let (rest, Some(ty)) = hint_type(after_paren)? {
         match selector_primary(rest) {
+            Ok((rest, _)) if is_name_token(rest.peek_kind()) && !at_kw(rest, Keyword::As) => {}
             Ok((rest, hinted)) => {
                 return Ok((
                     rest,
