@@ -16,8 +16,10 @@
 //! ```
 
 mod client;
+mod ring;
 
 pub use client::Client;
+pub use ring::{PlannedRing, RingRebuilt};
 
 use std::fmt;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};

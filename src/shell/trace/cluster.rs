@@ -13,9 +13,8 @@
 //!   serve` takes them over the wire (see [`crate::checkpoints`]).
 
 use crate::checkpoints::Checkpoints;
-use crate::cluster::replication::replication_warnings;
 use crate::cluster::statement::{self, Control};
-use crate::cluster::{Coordinator, NodeIndex, Ring};
+use crate::cluster::{Coordinator, Ring};
 use crate::error::{Error, ErrorKind};
 use crate::schema::Replication;
 use crate::session::Session;
@@ -253,94 +252,25 @@ fn mark(session: &mut Session, name: &str, up: bool) -> Result<String, Error> {
 /// `CLUSTER NODES n` or `CLUSTER NODES dc1:n,dc2:m`: a new ring, keeping
 /// every data centre a keyspace places replicas in.
 fn rebuild(session: &mut Session, spec: &str) -> Result<String, Error> {
-    let old = session.context().ring.clone();
-    let layout = parse_layout(&old, spec)?;
-    let new =
-        Ring::with_vnodes(&layout, old.tokens_per_node()).map_err(|e| refusal(e.message()))?;
-    keeps_datacenters(session, &new)?;
+    let planned = session.plan_ring(spec)?;
+    let rebuilt = session.adopt_ring(planned);
     let mut notes = vec![format!(
         "Ring rebuilt: {} → {} ({}), tokens evenly spaced. The data stays; replicas are placed anew.",
-        plural(old.len(), "node", "nodes"),
-        plural(new.len(), "node", "nodes"),
-        layout_text(&layout)
+        plural(rebuilt.old_nodes, "node", "nodes"),
+        plural(rebuilt.new_nodes, "node", "nodes"),
+        layout_text(&rebuilt.layout)
     )];
-    if old.nodes().iter().any(|n| !n.up) {
+    if rebuilt.revived {
         notes.push("Every node is UP again.".to_string());
     }
-    let ctx = session.context_mut();
-    if let Coordinator::Node(NodeIndex(i)) = ctx.coordinator {
-        if i >= new.len() {
-            ctx.coordinator = Coordinator::Node(NodeIndex(0));
-            notes.push(format!(
-                "The coordinator is now {}.",
-                new.node(NodeIndex(0)).id
-            ));
-        }
+    if let Some(node) = &rebuilt.coordinator_moved_to {
+        notes.push(format!("The coordinator is now {node}."));
     }
-    for keyspace in ctx.catalog.keyspaces() {
-        notes.extend(replication_warnings(
-            &new,
-            &keyspace.name,
-            &keyspace.replication,
-        ));
-    }
-    ctx.catalog.settings_mut().datacenters = new.datacenters().to_vec();
-    ctx.ring = new;
+    notes.extend(rebuilt.warnings);
     Ok(notes.join("\n") + "\n")
-}
-
-/// The node count per data centre a `CLUSTER NODES` argument asks for; a
-/// bare count applies to the ring's only data centre.
-fn parse_layout(ring: &Ring, spec: &str) -> Result<Vec<(String, usize)>, Error> {
-    let count = |text: &str| {
-        text.trim()
-            .parse::<usize>()
-            .map_err(|_| refusal(format!("CLUSTER NODES: '{text}' is not a node count")))
-    };
-    if !spec.contains(':') {
-        let n = count(spec)?;
-        return match ring.datacenters() {
-            [dc] => Ok(vec![(dc.clone(), n)]),
-            many => Err(refusal(format!(
-                "The ring has data centres {}: give each a count, e.g. CLUSTER NODES {}",
-                many.join(", "),
-                many.iter()
-                    .map(|dc| format!("{dc}:{n}"))
-                    .collect::<Vec<_>>()
-                    .join(",")
-            ))),
-        };
-    }
-    spec.split(',')
-        .map(|part| {
-            let (dc, n) = part.split_once(':').ok_or_else(|| {
-                refusal(format!("CLUSTER NODES: expected DC:COUNT, got '{part}'"))
-            })?;
-            Ok((dc.trim().to_string(), count(n)?))
-        })
-        .collect()
 }
 
 fn layout_text(layout: &[(String, usize)]) -> String {
     let parts: Vec<String> = layout.iter().map(|(dc, n)| format!("{dc}: {n}")).collect();
     parts.join(", ")
-}
-
-/// Refuses a ring that lacks a data centre some keyspace replicates to.
-fn keeps_datacenters(session: &Session, new: &Ring) -> Result<(), Error> {
-    for keyspace in session.context().catalog.keyspaces() {
-        let Replication::NetworkTopology { factors } = &keyspace.replication else {
-            continue;
-        };
-        let missing = factors
-            .iter()
-            .find(|(dc, f)| **f > 0 && !new.has_datacenter(dc));
-        if let Some((dc, _)) = missing {
-            return Err(refusal(format!(
-                "Keyspace {} places replicas in {dc}, which that ring lacks: keep {dc} in CLUSTER NODES",
-                keyspace.name
-            )));
-        }
-    }
-    Ok(())
 }
