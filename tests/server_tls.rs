@@ -163,7 +163,7 @@ fn a_tls_port_checks_the_chain_and_hangs_up_on_plain_cql() {
         stderr(&refused)
     );
     for addr in server.addresses() {
-        assert!(!plain_startup_answered(*addr), "plain CQL served on {addr}");
+        assert!(!plain_startup_answered(addr), "plain CQL served on {addr}");
     }
 }
 

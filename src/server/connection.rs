@@ -29,6 +29,7 @@ use super::inflight::Reserved;
 use super::request::{self, Request};
 use super::response::{self, Failure};
 use super::segment::{encode_segments, SegmentDecoder};
+use super::topology::NodeEvent;
 use super::wire::{Reader, Writer};
 
 /// Answers queued past this many bytes make the connection stop answering
@@ -55,7 +56,9 @@ pub struct Context {
     pub shared: Arc<Shared>,
     /// Where events are announced.
     pub events: broadcast::Sender<Event>,
-    /// The node whose address the connection arrived on.
+    /// Whose connections the listener it arrived on takes.
+    pub answers: super::topology::Answers,
+    /// The ring index of the node the connection arrived on.
     pub node: usize,
     /// The largest frame body accepted.
     pub max_frame: u32,
@@ -177,8 +180,8 @@ pub async fn run<S>(
     loop {
         tokio::select! {
             changed = nodes.changed() => {
-                let up = nodes.borrow_and_update().get(node).copied().unwrap_or(true);
-                if changed.is_err() || !up {
+                let here = conn.ctx.answers.node(&nodes.borrow_and_update());
+                if changed.is_err() || here != Some(node) {
                     break;
                 }
             }
@@ -556,23 +559,8 @@ impl Connection {
                 body: response::schema_change_event(change),
             });
         }
-        if let Some(change) = reply.status_change {
-            let event = Event {
-                kind: "STATUS_CHANGE",
-                body: response::status_event(change.up, change.address),
-            };
-            if change.up {
-                let _ = self.ctx.events.send(event);
-            } else {
-                // As with a node that really went down, its connections are
-                // gone before the others announce it: drivers discount a
-                // DOWN event for a host they still hold connections to.
-                let events = self.ctx.events.clone();
-                tokio::spawn(async move {
-                    tokio::time::sleep(DOWN_EVENT_DELAY).await;
-                    let _ = events.send(event);
-                });
-            }
+        for event in &reply.node_events {
+            self.announce(*event);
         }
         self.reply_in(header.version, header.stream, &reply);
         if starting {
@@ -585,6 +573,33 @@ impl Connection {
                 )));
             }
         }
+    }
+
+    /// Tells every registered connection of `event`.
+    fn announce(&self, event: NodeEvent) {
+        let (kind, body, delayed) = match event {
+            NodeEvent::Status { address, up } => {
+                ("STATUS_CHANGE", response::status_event(up, address), !up)
+            }
+            NodeEvent::Topology { change, address } => (
+                "TOPOLOGY_CHANGE",
+                response::topology_event(change.as_str(), address),
+                false,
+            ),
+        };
+        let event = Event { kind, body };
+        if !delayed {
+            let _ = self.ctx.events.send(event);
+            return;
+        }
+        // As with a node that really went down, its connections are gone
+        // before the others announce it: drivers discount a DOWN event for
+        // a host they still hold connections to.
+        let events = self.ctx.events.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(DOWN_EVENT_DELAY).await;
+            let _ = events.send(event);
+        });
     }
 
     fn push_event(&mut self, event: &Event) {
@@ -659,7 +674,7 @@ fn plain(opcode: Opcode, body: Vec<u8>) -> Reply {
         body,
         warnings: Vec::new(),
         schema_change: None,
-        status_change: None,
+        node_events: Vec::new(),
         trace_id: None,
     }
 }

@@ -19,14 +19,15 @@
 //!   (a CQL duration without months, or seconds) moves it, so TTL tests need
 //!   no sleeping.
 //!
-//! `CLUSTER NODES` (the shell's ring rebuild) is refused: the ring of a
-//! running server is fixed by `--nodes`/`--datacenters`, one listener per
-//! node address.
+//! - `CLUSTER NODES 6` (or `dc1:3,dc2:2`) — the ring rebuilt as the
+//!   shell rebuilds it: the new nodes answer on their own addresses, the
+//!   nodes gone stop answering, and registered clients get TOPOLOGY_CHANGE
+//!   events (see [`super::topology`]).
 
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 
 use crate::checkpoints::Checkpoints;
-use crate::cluster::statement;
+use crate::cluster::{statement, Ring};
 use crate::error::{Error, ErrorKind};
 use crate::exec::{ColumnSpec, ResultSet};
 use crate::syntax::ast::NativeType;
@@ -35,8 +36,8 @@ use crate::Session;
 
 pub use crate::cluster::statement::Control;
 
-const USAGE: &str = "Improper CLUSTER statement: use CLUSTER, CLUSTER DOWN node, CLUSTER UP node, \
-     CLUSTER SNAPSHOT name, CLUSTER RESTORE name, CLUSTER RESET, CLUSTER CLOCK, \
+const USAGE: &str = "Improper CLUSTER statement: use CLUSTER, CLUSTER NODES n, CLUSTER DOWN node, \
+     CLUSTER UP node, CLUSTER SNAPSHOT name, CLUSTER RESTORE name, CLUSTER RESET, CLUSTER CLOCK, \
      CLUSTER CLOCK SET 'timestamp' or CLUSTER CLOCK ADVANCE duration";
 
 /// `query` as a control statement; `None` when it is not one (it does not
@@ -50,113 +51,71 @@ fn invalid(message: impl Into<String>) -> Error {
     Error::new(ErrorKind::InvalidRequest, message)
 }
 
-/// A node that went up or down: what the server tells its listeners and
-/// registered clients.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NodeChange {
-    /// The node's index in the ring.
-    pub node: usize,
-    /// Up (true) or down.
-    pub up: bool,
-    /// The node's address, for the STATUS_CHANGE event.
-    pub address: IpAddr,
-}
-
-/// A STATUS_CHANGE event: the address of the node that went up or down.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct StatusChange {
-    /// The node's address and native port.
-    pub address: SocketAddr,
-    /// Up (true) or down.
-    pub up: bool,
-}
-
-/// The answer to a control statement.
-#[derive(Debug)]
-pub struct Outcome {
-    /// Rows for `CLUSTER` and `CLUSTER CLOCK`, void otherwise.
-    pub result: ResultSet,
-    /// Set when a node went up or down.
-    pub change: Option<NodeChange>,
-}
-
-impl Outcome {
-    fn void() -> Outcome {
-        Outcome {
-            result: ResultSet::ok(),
-            change: None,
-        }
-    }
-}
-
-/// Runs `control` on `session`; `requests` are the per-node counts.
+/// Runs `control` on `session`; `requests` are the per-node counts, and
+/// `listen` binds the addresses of a ring's new nodes before `CLUSTER
+/// NODES` puts the ring in place (when it cannot, nothing changes). The
+/// caller tells drivers what happened to the ring.
 pub fn run(
     control: &Control,
     session: &mut Session,
     state: &mut Checkpoints,
     requests: &[u64],
-) -> Result<Outcome, Error> {
+    listen: impl FnOnce(&Ring) -> std::io::Result<()>,
+) -> Result<ResultSet, Error> {
     match control {
-        Control::Show => Ok(Outcome {
-            result: show(session, requests),
-            change: None,
-        }),
+        Control::Show => Ok(show(session, requests)),
         Control::Mark { node, up } => mark(session, node, *up),
-        Control::Nodes(_) => Err(invalid(
-            "CLUSTER NODES cannot change the ring of a running server: start it with --nodes \
-             or --datacenters",
-        )),
+        Control::Nodes(spec) => {
+            let planned = session.plan_ring(spec)?;
+            listen(&planned.ring).map_err(|e| {
+                Error::new(
+                    ErrorKind::ConfigurationException,
+                    format!("CLUSTER NODES: {e}"),
+                )
+            })?;
+            session.adopt_ring(planned);
+            Ok(ResultSet::ok())
+        }
         Control::Snapshot(name) => {
             state.snapshot(name, session);
-            Ok(Outcome::void())
+            Ok(ResultSet::ok())
         }
         Control::Restore(name) => {
             state.restore(name, session)?;
-            Ok(Outcome::void())
+            Ok(ResultSet::ok())
         }
         Control::Reset => {
             state.reset(session);
-            Ok(Outcome::void())
+            Ok(ResultSet::ok())
         }
-        Control::ShowClock => Ok(Outcome {
-            result: clock_row(session),
-            change: None,
-        }),
+        Control::ShowClock => Ok(clock_row(session)),
         Control::SetClock(text) => {
             state.set_clock(text, session)?;
-            Ok(Outcome::void())
+            Ok(ResultSet::ok())
         }
         Control::AdvanceClock(text) => {
             state.advance_clock(text)?;
-            Ok(Outcome::void())
+            Ok(ResultSet::ok())
         }
     }
 }
 
-/// `CLUSTER DOWN`/`UP`: the ring's node marked, and the change to announce
-/// when its state moved.
-fn mark(session: &mut Session, name: &str, up: bool) -> Result<Outcome, Error> {
+/// `CLUSTER DOWN`/`UP`: the ring's node marked.
+fn mark(session: &mut Session, name: &str, up: bool) -> Result<ResultSet, Error> {
     let ring = &session.context().ring;
     let index = ring.lookup(name)?;
     let node = ring.node(index);
     if node.up == up {
-        return Ok(Outcome::void());
+        return Ok(ResultSet::ok());
     }
-    let (id, address) = (node.id.clone(), IpAddr::V4(node.address));
+    let id = node.id.clone();
     let ring = &mut session.context_mut().ring;
     if up {
         ring.set_up(&id)?;
     } else {
         ring.set_down(&id)?;
     }
-    Ok(Outcome {
-        result: ResultSet::ok(),
-        change: Some(NodeChange {
-            node: index.0,
-            up,
-            address,
-        }),
-    })
+    Ok(ResultSet::ok())
 }
 
 fn column(name: &str, ty: NativeType) -> ColumnSpec {
@@ -258,12 +217,12 @@ mod tests {
             )
             .unwrap();
         let run = |c: &str, s: &mut Session, st: &mut Checkpoints| {
-            run(&parse(c).unwrap().unwrap(), s, st, &[]).unwrap()
+            run(&parse(c).unwrap().unwrap(), s, st, &[], |_| Ok(())).unwrap()
         };
         run("CLUSTER SNAPSHOT empty", &mut session, &mut state);
         session.execute("INSERT INTO ks.t (k) VALUES (1)").unwrap();
-        let down = run("CLUSTER DOWN node2", &mut session, &mut state);
-        assert_eq!(down.change.map(|c| (c.node, c.up)), Some((1, false)));
+        run("CLUSTER DOWN node2", &mut session, &mut state);
+        assert!(!is_up(&session, 1));
         run("CLUSTER RESTORE empty", &mut session, &mut state);
         assert_eq!(session.execute("SELECT * FROM ks.t").unwrap().rows.len(), 0);
         assert!(!is_up(&session, 1));

@@ -27,13 +27,14 @@ use crate::syntax::ast::Statement;
 use crate::types::{DataType, Value};
 use crate::{Prepared, Session};
 
-use super::control::{self, NodeChange, StatusChange};
+use super::control;
 use super::executor::Executor;
 use super::frame::Opcode;
 use super::inflight::{InFlight, Limits};
 use super::paging::{fingerprint, page, page_of};
 use super::request::{Batch, BatchQuery, QueryParams, Request};
 use super::response::{self, BindSpec, Failure, Metadata, SchemaChange, TableSpec};
+use super::topology::{self, NodeEvent, NodeState, Topology};
 use super::trace;
 use super::values;
 use super::wire::WireValue;
@@ -67,13 +68,15 @@ struct Engine {
 #[derive(Debug)]
 pub struct Shared {
     engine: Mutex<Engine>,
-    /// QUERY, EXECUTE and BATCH requests each node has coordinated.
+    /// QUERY, EXECUTE and BATCH requests each node has coordinated, by
+    /// ring index (room for the largest ring).
     requests: Vec<AtomicU64>,
-    /// Each node up (true) or down: what its listener and connections
+    /// Each node's address and state: what listeners and connections
     /// watch.
-    nodes: watch::Sender<Vec<bool>>,
-    /// The port every node listens on, for STATUS_CHANGE events.
-    port: u16,
+    nodes: watch::Sender<Vec<NodeState>>,
+    /// The listeners and what drivers were told of the ring; locked after
+    /// the engine, never before.
+    topology: Mutex<Topology>,
     /// Counts traces, so trace ids taken in the same microsecond differ.
     trace_sequence: AtomicU64,
     /// The bytes of requests received and not yet answered.
@@ -151,8 +154,8 @@ pub struct Reply {
     pub warnings: Vec<String>,
     /// A schema change to announce to registered connections.
     pub schema_change: Option<SchemaChange>,
-    /// A node that went up or down, to announce.
-    pub status_change: Option<StatusChange>,
+    /// Nodes that went up or down, joined, left or moved, to announce.
+    pub node_events: Vec<NodeEvent>,
     /// The trace id of a traced request.
     pub trace_id: Option<[u8; 16]>,
 }
@@ -164,7 +167,7 @@ impl Reply {
             body,
             warnings: Vec::new(),
             schema_change: None,
-            status_change: None,
+            node_events: Vec::new(),
             trace_id: None,
         }
     }
@@ -176,13 +179,14 @@ impl Reply {
 }
 
 impl Shared {
-    /// Shares `session` among connections whose nodes listen on `port`;
+    /// Shares `session` among connections to the nodes of `topology`;
     /// the session's clock becomes one `CLUSTER CLOCK` can move.
-    pub fn new(mut session: Session, port: u16) -> Shared {
+    pub fn new(mut session: Session, topology: Topology) -> Shared {
         let control = Checkpoints::new(&mut session);
-        let ring = &session.context().ring;
-        let up: Vec<bool> = ring.nodes().iter().map(|n| n.up).collect();
-        let requests = (0..ring.len()).map(|_| AtomicU64::new(0)).collect();
+        let states = topology::node_states(&session.context().ring);
+        let requests = (0..crate::cluster::ring::MAX_NODES)
+            .map(|_| AtomicU64::new(0))
+            .collect();
         Shared {
             engine: Mutex::new(Engine {
                 session,
@@ -190,8 +194,8 @@ impl Shared {
                 control,
             }),
             requests,
-            nodes: watch::Sender::new(up),
-            port,
+            nodes: watch::Sender::new(states),
+            topology: Mutex::new(topology),
             trace_sequence: AtomicU64::new(0),
             in_flight: Arc::new(InFlight::new(Limits::default())),
             executor: Executor::start(),
@@ -235,18 +239,52 @@ impl Shared {
         &self.in_flight
     }
 
-    /// Each node up or down, as it changes: a node's listener refuses
-    /// connections and its connections close while it is down.
-    pub fn node_states(&self) -> watch::Receiver<Vec<bool>> {
+    /// Each node's address and state, as they change: a node's listener
+    /// refuses connections and its connections close while it is down or
+    /// out of the ring.
+    pub fn node_states(&self) -> watch::Receiver<Vec<NodeState>> {
         self.nodes.subscribe()
     }
 
-    /// The QUERY, EXECUTE and BATCH requests each node has coordinated.
+    /// The QUERY, EXECUTE and BATCH requests each node of the ring has
+    /// coordinated.
     pub fn request_counts(&self) -> Vec<u64> {
-        self.requests
+        let nodes = self.nodes.borrow().len();
+        self.requests[..nodes]
             .iter()
             .map(|n| n.load(Ordering::Relaxed))
             .collect()
+    }
+
+    /// Every address a client reaches a node on now, in ring order.
+    pub fn addresses(&self) -> Vec<std::net::SocketAddr> {
+        let engine = self.lock();
+        let topology = self.topology();
+        topology.addresses(&engine.session.context().ring)
+    }
+
+    fn topology(&self) -> MutexGuard<'_, Topology> {
+        self.topology.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Brings listeners, connections and registered clients in line with
+    /// `session`'s ring after something may have changed it: the nodes'
+    /// states published, a listener for each node that joined, and the
+    /// events that tell drivers. A listener that cannot be bound leaves
+    /// its node unreachable, said on standard error.
+    fn follow_ring(&self, session: &Session) -> Vec<NodeEvent> {
+        let ring = &session.context().ring;
+        let mut topology = self.topology();
+        if let Err(e) = topology.listen_for(ring) {
+            eprintln!("widerow serve: {e}");
+        }
+        let states = topology::node_states(ring);
+        self.nodes.send_if_modified(|now| {
+            let changed = *now != states;
+            *now = states;
+            changed
+        });
+        topology.follow(ring)
     }
 
     fn count_request(&self, node: usize) {
@@ -385,11 +423,16 @@ impl Shared {
             Request::Batch(batch) => self.batch(conn, &batch),
             _ => Err(Failure::Protocol("Unexpected message".into())),
         };
-        result.unwrap_or_else(|f| Reply::failure(&f, version))
+        let mut reply = result.unwrap_or_else(|f| Reply::failure(&f, version));
+        if reply.schema_change.is_some() {
+            // A keyspace naming a data centre the ring lacks adds its nodes.
+            reply.node_events = self.follow_ring(&self.lock().session);
+        }
+        reply
     }
 
     /// Runs one of widerow's own `CLUSTER …` statements (see
-    /// [`control`]); a node going up or down is published to listeners and
+    /// [`control`]); what it did to the ring is published to listeners and
     /// connections, and announced.
     fn control(
         &self,
@@ -405,37 +448,20 @@ impl Shared {
             control: state,
             ..
         } = &mut *engine;
-        let outcome = control::run(&control, session, state, &counts).map_err(Failure::Engine)?;
+        let listen = |ring: &crate::cluster::Ring| self.topology().listen_for(ring);
+        let result = control::run(&control, session, state, &counts, listen);
+        let node_events = self.follow_ring(session);
         drop(engine);
-        let mut reply = if outcome.result.kind == ResultKind::Rows {
+        let result = result.map_err(Failure::Engine)?;
+        let mut reply = if result.kind == ResultKind::Rows {
             let fingerprint = fingerprint(query.as_bytes(), &[]);
-            let body = page(
-                &outcome.result,
-                &TableSpec::default(),
-                params,
-                fingerprint,
-                None,
-            )?;
+            let body = page(&result, &TableSpec::default(), params, fingerprint, None)?;
             Reply::new(Opcode::Result, body)
         } else {
             Reply::new(Opcode::Result, response::void())
         };
-        if let Some(change) = outcome.change {
-            self.publish(change);
-            reply.status_change = Some(StatusChange {
-                address: std::net::SocketAddr::new(change.address, self.port),
-                up: change.up,
-            });
-        }
+        reply.node_events = node_events;
         Ok(reply)
-    }
-
-    fn publish(&self, change: NodeChange) {
-        self.nodes.send_modify(|states| {
-            if let Some(state) = states.get_mut(change.node) {
-                *state = change.up;
-            }
-        });
     }
 
     fn query(

@@ -26,6 +26,7 @@ pub mod response;
 pub mod segment;
 #[cfg(feature = "tls")]
 pub mod tls;
+pub mod topology;
 pub mod trace;
 pub mod unset;
 pub mod values;
@@ -37,12 +38,13 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 
 use tokio::net::TcpListener;
-use tokio::sync::{broadcast, watch};
+use tokio::sync::{broadcast, mpsc, watch};
 use tokio::task::JoinSet;
 
 use crate::Session;
 
 pub use handler::Shared;
+use topology::{Answers, NewListener, Topology};
 
 /// Cassandra's default `native_transport_max_frame_size` (16 MiB): a frame
 /// with a longer body is refused.
@@ -96,7 +98,9 @@ impl Default for Config {
 /// session behind them. [`Server::run`] accepts until shut down.
 #[derive(Debug)]
 pub struct Server {
-    listeners: Vec<(usize, TcpListener)>,
+    listeners: Vec<(Answers, TcpListener)>,
+    /// Listeners of nodes that join while the server runs.
+    joining: mpsc::UnboundedReceiver<NewListener>,
     shared: Arc<Shared>,
     events: broadcast::Sender<connection::Event>,
     config: Config,
@@ -115,9 +119,23 @@ impl Server {
         session.set_native_port(port);
         session.set_timeouts(Some(config.timeouts));
         let (events, _) = broadcast::channel(1024);
+        let (join, joining) = mpsc::unbounded_channel();
+        let listening = listeners.iter().filter_map(|(answers, _)| match answers {
+            Answers::Address(address) => Some(*address),
+            Answers::FirstNode => None,
+        });
+        let topology = Topology::new(
+            &session.context().ring,
+            config.host,
+            port,
+            listening,
+            Some(join),
+        );
+        let shared = Shared::new(session, topology).with_in_flight(config.in_flight);
         Ok(Server {
             listeners,
-            shared: Arc::new(Shared::new(session, port).with_in_flight(config.in_flight)),
+            joining,
+            shared: Arc::new(shared),
             events,
             config,
         })
@@ -133,10 +151,7 @@ impl Server {
 
     /// Every address the server answers on, node by node.
     pub fn addresses(&self) -> Vec<SocketAddr> {
-        self.listeners
-            .iter()
-            .filter_map(|(_, l)| l.local_addr().ok())
-            .collect()
+        self.shared.addresses()
     }
 
     /// The session every connection shares.
@@ -145,30 +160,52 @@ impl Server {
     }
 
     /// Accepts connections until `shutdown` completes, then closes every
-    /// connection and returns.
-    pub async fn run(self, shutdown: impl Future<Output = ()>) {
+    /// connection and returns. Nodes that join meanwhile are listened on
+    /// too.
+    pub async fn run(mut self, shutdown: impl Future<Output = ()>) {
         let (stop, stopped) = watch::channel(false);
         let mut tasks = JoinSet::new();
-        for (node, listener) in self.listeners {
+        let ctx = connection::Context {
+            shared: self.shared.clone(),
+            events: self.events.clone(),
+            answers: Answers::FirstNode,
+            node: 0,
+            max_frame: self.config.max_frame,
+            auth: self.config.auth,
+            #[cfg(feature = "tls")]
+            tls: self.config.tls.clone(),
+        };
+        let listen = |answers, listener| {
             let ctx = connection::Context {
-                shared: self.shared.clone(),
-                events: self.events.clone(),
-                node,
-                max_frame: self.config.max_frame,
-                auth: self.config.auth,
-                #[cfg(feature = "tls")]
-                tls: self.config.tls.clone(),
+                answers,
+                ..ctx.clone()
             };
-            tasks.spawn(accept(listener, ctx, stopped.clone()));
+            accept(listener, ctx, stopped.clone())
+        };
+        for (answers, listener) in self.listeners {
+            tasks.spawn(listen(answers, listener));
         }
-        shutdown.await;
+        tokio::pin!(shutdown);
+        loop {
+            tokio::select! {
+                () = &mut shutdown => break,
+                Some((answers, listener)) = self.joining.recv() => {
+                    match TcpListener::from_std(listener) {
+                        Ok(listener) => {
+                            tasks.spawn(listen(answers, listener));
+                        }
+                        Err(e) => eprintln!("widerow serve: cannot listen for a new node: {e}"),
+                    }
+                }
+            }
+        }
         let _ = stop.send(true);
         while tasks.join_next().await.is_some() {}
     }
 }
 
 /// Accepts on one node's listener, one task per connection, while the node
-/// is up.
+/// is up and in the ring.
 async fn accept(listener: TcpListener, ctx: connection::Context, stop: watch::Receiver<bool>) {
     let mut connections = JoinSet::new();
     let mut stop_here = stop.clone();
@@ -176,10 +213,12 @@ async fn accept(listener: TcpListener, ctx: connection::Context, stop: watch::Re
     loop {
         tokio::select! {
             accepted = listener.accept() => {
-                let up = states.borrow().get(ctx.node).copied().unwrap_or(true);
-                // A node taken down (`CLUSTER DOWN`) hangs up at once.
-                if let (Ok((stream, _)), true) = (accepted, up) {
-                    connections.spawn(connection::accepted(stream, ctx.clone(), stop.clone()));
+                // A node taken down (`CLUSTER DOWN`) or out of the ring
+                // hangs up at once.
+                let node = ctx.answers.node(&states.borrow());
+                if let (Ok((stream, _)), Some(node)) = (accepted, node) {
+                    let ctx = connection::Context { node, ..ctx.clone() };
+                    connections.spawn(connection::accepted(stream, ctx, stop.clone()));
                 }
             }
             _ = stop_here.changed() => break,
@@ -208,17 +247,16 @@ const MAX_LOGIN_THREADS: usize = 128;
 
 /// The address each node answers on: the ring's loopback addresses when
 /// the host is 127.0.0.1, else the host alone for node1.
-fn node_addresses(session: &Session, host: IpAddr) -> Vec<(usize, IpAddr)> {
+fn node_addresses(session: &Session, host: IpAddr) -> Vec<(Answers, IpAddr)> {
     if host != IpAddr::V4(Ipv4Addr::LOCALHOST) {
-        return vec![(0, host)];
+        return vec![(Answers::FirstNode, host)];
     }
     session
         .context()
         .ring
         .nodes()
         .iter()
-        .enumerate()
-        .map(|(i, n)| (i, IpAddr::V4(n.address)))
+        .map(|n| (Answers::Address(n.address), IpAddr::V4(n.address)))
         .collect()
 }
 
@@ -226,9 +264,9 @@ fn node_addresses(session: &Session, host: IpAddr) -> Vec<(usize, IpAddr)> {
 /// port and the others take the same one, trying again if one of them has
 /// it taken.
 async fn bind_all(
-    addresses: &[(usize, IpAddr)],
+    addresses: &[(Answers, IpAddr)],
     port: u16,
-) -> io::Result<Vec<(usize, TcpListener)>> {
+) -> io::Result<Vec<(Answers, TcpListener)>> {
     let attempts = if port == 0 { 20 } else { 1 };
     let mut last_error = io::Error::other("no address to listen on");
     for _ in 0..attempts {
@@ -241,9 +279,9 @@ async fn bind_all(
 }
 
 async fn bind_once(
-    addresses: &[(usize, IpAddr)],
+    addresses: &[(Answers, IpAddr)],
     port: u16,
-) -> io::Result<Vec<(usize, TcpListener)>> {
+) -> io::Result<Vec<(Answers, TcpListener)>> {
     let mut listeners = Vec::new();
     let mut port = port;
     for (node, ip) in addresses {
@@ -264,7 +302,6 @@ async fn bind_once(
 #[derive(Debug)]
 pub struct TestServer {
     addr: SocketAddr,
-    addresses: Vec<SocketAddr>,
     shared: Arc<Shared>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
@@ -294,7 +331,6 @@ impl TestServer {
         let runtime = runtime_builder().worker_threads(2).build()?;
         let server = runtime.block_on(Server::bind(session, config))?;
         let addr = server.local_addr()?;
-        let addresses = server.addresses();
         let shared = server.shared();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let thread = std::thread::spawn(move || {
@@ -304,7 +340,6 @@ impl TestServer {
         });
         Ok(TestServer {
             addr,
-            addresses,
             shared,
             stop: Some(stop),
             thread: Some(thread),
@@ -316,9 +351,10 @@ impl TestServer {
         self.addr
     }
 
-    /// Every node's address.
-    pub fn addresses(&self) -> &[SocketAddr] {
-        &self.addresses
+    /// Every node's address, as the ring is now (`CLUSTER NODES` changes
+    /// it).
+    pub fn addresses(&self) -> Vec<SocketAddr> {
+        self.shared.addresses()
     }
 
     /// The shared session, to seed or inspect data around a test.

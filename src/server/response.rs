@@ -394,6 +394,14 @@ pub fn schema_change_event(change: &SchemaChange) -> Vec<u8> {
     w.out
 }
 
+/// An EVENT body for a node joining, leaving or moving (`NEW_NODE`,
+/// `REMOVED_NODE`, `MOVED_NODE`).
+pub fn topology_event(change: &str, addr: std::net::SocketAddr) -> Vec<u8> {
+    let mut w = Writer::new();
+    w.string("TOPOLOGY_CHANGE").string(change).inet(addr);
+    w.out
+}
+
 /// An EVENT body for a node going up or down.
 pub fn status_event(up: bool, addr: std::net::SocketAddr) -> Vec<u8> {
     let mut w = Writer::new();

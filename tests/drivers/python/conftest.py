@@ -7,7 +7,9 @@ own (SimpleStrategy, RF 1) that it creates first and drops last.
 """
 
 import os
+import subprocess
 import uuid
+from contextlib import contextmanager
 
 import pytest
 from cassandra.cluster import EXEC_PROFILE_DEFAULT, Cluster, ExecutionProfile
@@ -19,6 +21,10 @@ _proto = os.environ.get("CQL_PROTOCOL") or ""
 if _proto not in ("", "4", "5"):
     raise SystemExit(f"CQL_PROTOCOL must be 4 or 5, not {_proto!r}")
 PROTOCOL = int(_proto) if _proto else None
+
+# The widerow binary for the tests that start servers of their own
+# (scripts/drivers-widerow sets it); they are skipped without it.
+SERVE_BIN = os.environ.get("WIDEROW_SERVE_BIN")
 
 # Every request has a deadline: a server that never answers fails the test
 # with OperationTimedOut instead of hanging the run.
@@ -42,6 +48,27 @@ def make_cluster(protocol_version=None, **kwargs):
         args["protocol_version"] = protocol_version
     args.update(kwargs)
     return Cluster(**args)
+
+
+@contextmanager
+def serving(*flags):
+    """`widerow serve --port 0 FLAGS…` from SERVE_BIN: its port while it
+    runs; it must exit 0 on SIGTERM."""
+    server = subprocess.Popen(
+        [SERVE_BIN, "serve", "--port", "0", *flags],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    line = server.stdout.readline()
+    if not line.startswith("listening on "):
+        server.kill()
+        raise AssertionError(f"widerow serve said {line!r}: {server.stderr.read()}")
+    try:
+        yield int(line.rsplit(":", 1)[1])
+    finally:
+        server.terminate()
+        assert server.wait(timeout=30) == 0
 
 
 @pytest.fixture(scope="session")

@@ -9,46 +9,21 @@ names the binary (scripts/drivers-widerow sets it); certificates are made
 here with trustme, the server's naming every node address.
 """
 
-import os
 import ssl
-import subprocess
 import uuid
-from contextlib import contextmanager
 
 import pytest
 import trustme
 from cassandra import WriteTimeout, WriteType
 from cassandra.cluster import NoHostAvailable
 
-from conftest import make_cluster
+from conftest import SERVE_BIN, make_cluster, serving
 
-BIN = os.environ.get("WIDEROW_SERVE_BIN")
 pytestmark = pytest.mark.skipif(
-    not BIN, reason="WIDEROW_SERVE_BIN does not name a widerow binary to start"
+    not SERVE_BIN, reason="WIDEROW_SERVE_BIN does not name a widerow binary to start"
 )
 
 NODES = ["127.0.0.1", "127.0.0.2", "127.0.0.3", "127.0.0.4"]
-
-
-@contextmanager
-def serving(*flags):
-    """`widerow serve --port 0 FLAGS…`: its port while it runs; it must exit
-    0 on SIGTERM."""
-    server = subprocess.Popen(
-        [BIN, "serve", "--port", "0", *flags],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    line = server.stdout.readline()
-    if not line.startswith("listening on "):
-        server.kill()
-        raise AssertionError(f"widerow serve said {line!r}: {server.stderr.read()}")
-    try:
-        yield int(line.rsplit(":", 1)[1])
-    finally:
-        server.terminate()
-        assert server.wait(timeout=30) == 0
 
 
 @pytest.fixture(scope="module")
