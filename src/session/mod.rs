@@ -268,7 +268,10 @@ fn fresh_stamp() -> u64 {
 static NEXT_PREPARED_ID: AtomicU64 = AtomicU64::new(1);
 
 /// How many prepared statements' plans a session keeps by itself.
-const KEPT_PREPARED_PLANS: usize = 16;
+const KEPT_PREPARED_PLANS: usize = 64;
+
+/// Coordinators whose stamps a session remembers (a server's nodes).
+const KEPT_COORDINATOR_STAMPS: usize = 64;
 
 /// An in-memory Cassandra: schema, ring, data and clock.
 ///
@@ -306,6 +309,12 @@ pub struct Session {
     /// atomic operations per execution, about a tenth of a prepared
     /// insert's time; here the session lends the plan to the execution.
     prepared_plans: Vec<(u64, Cached)>,
+    /// The stamps other coordinators had under the current context (see
+    /// [`Session::set_coordinator`]).
+    coordinator_stamps: Vec<(crate::cluster::Coordinator, u64)>,
+    /// `system.local` and `system.peers` describe another coordinator than
+    /// the current one.
+    nodes_stale: bool,
     /// What the system tables' rows were last made from.
     system: exec::system_tables::SystemTables,
     /// [`Session::context_mut`] lent the context out: the system tables
@@ -358,6 +367,8 @@ impl Session {
             text_inserts: Default::default(),
             key_bytes: Default::default(),
             prepared_plans: Vec::new(),
+            coordinator_stamps: Vec::new(),
+            nodes_stale: false,
             system,
             system_stale: false,
             roles: crate::auth::Roles::new(),
@@ -370,7 +381,7 @@ impl Session {
     pub fn with_context(mut self, ctx: PlanContext) -> Session {
         self.ctx = ctx;
         self.ctx.catalog.install_system_keyspaces();
-        self.ctx_stamp = fresh_stamp();
+        self.restamp();
         exec::sync_storage(&self.ctx, &mut self.store);
         self.sync_system_tables();
         self
@@ -398,7 +409,7 @@ impl Session {
         *self = snapshot.clone();
         self.clock = clock;
         self.last_timestamp = self.last_timestamp.max(last_timestamp);
-        self.ctx_stamp = fresh_stamp();
+        self.restamp();
         self.prepared_plans.clear();
         self.sync_system_tables();
     }
@@ -408,6 +419,7 @@ impl Session {
     /// `system.peers` rewritten if the coordinator or the ring moved.
     fn sync_system_tables(&mut self) {
         self.system_stale = false;
+        self.nodes_stale = false;
         let now = self.clock.now_micros();
         self.system.resync(&self.ctx, &mut self.store, now);
     }
@@ -421,11 +433,42 @@ impl Session {
         if self.ctx.coordinator == coordinator {
             return;
         }
+        // A server's requests arrive on every node in turn: each
+        // coordinator keeps the stamp it had under this context, so plans
+        // made for it are found again, and `system.local` and `peers` are
+        // rewritten only when a statement reads them.
+        let old = std::mem::replace(&mut self.ctx.coordinator, coordinator);
+        if self.coordinator_stamps.len() >= KEPT_COORDINATOR_STAMPS {
+            self.coordinator_stamps.clear();
+        }
+        self.coordinator_stamps.retain(|(c, _)| *c != old);
+        self.coordinator_stamps.push((old, self.ctx_stamp));
+        self.ctx_stamp = match self
+            .coordinator_stamps
+            .iter()
+            .position(|(c, _)| *c == coordinator)
+        {
+            Some(at) => self.coordinator_stamps.swap_remove(at).1,
+            None => fresh_stamp(),
+        };
+        self.nodes_stale = true;
+    }
+
+    /// A new planning context: plans made before are not used again.
+    fn restamp(&mut self) {
         self.ctx_stamp = fresh_stamp();
-        self.ctx.coordinator = coordinator;
-        let now = self.clock.now_micros();
-        self.system
-            .sync_nodes(&self.ctx, &mut self.store, now, false);
+        self.coordinator_stamps.clear();
+    }
+
+    /// Rewrites `system.local` and `system.peers` for the coordinator
+    /// before a statement reads them (`plan` reads table `ks.table`).
+    fn sync_nodes_for(&mut self, plan: &Plan) {
+        if self.nodes_stale && plan.table.starts_with("system.") {
+            self.nodes_stale = false;
+            let now = self.clock.now_micros();
+            self.system
+                .sync_nodes(&self.ctx, &mut self.store, now, false);
+        }
     }
 
     /// The port every simulated node advertises to drivers in
@@ -505,7 +548,7 @@ impl Session {
     pub fn set_limits(&mut self, limits: Limits) {
         self.limits = limits;
         // Planning reads the limits: prepared statements must plan again.
-        self.ctx_stamp = fresh_stamp();
+        self.restamp();
         self.ctx.limits = limits;
     }
 
@@ -588,8 +631,10 @@ impl Session {
             .iter()
             .position(|(kept, cached)| *kept == id && cached.stamp == stamp);
         if found.is_none() {
-            self.prepared_plans
-                .retain(|(_, cached)| cached.stamp == stamp);
+            let others = &self.coordinator_stamps;
+            self.prepared_plans.retain(|(_, cached)| {
+                cached.stamp == stamp || others.iter().any(|(_, s)| *s == cached.stamp)
+            });
         }
         found
     }
@@ -602,6 +647,7 @@ impl Session {
         values: &[Value],
         binds: &exec::Binds,
     ) -> Result<ResultSet, Error> {
+        self.sync_nodes_for(&cached.plan);
         let compiled = cached.compiled.as_deref().filter(|_| {
             !crate::deadline::Timeouts::leave_no_time(self.timeouts, &prepared.statement)
         });
@@ -695,7 +741,7 @@ impl Session {
     /// [`Session::set_coordinator`] is the cheap way to move the
     /// coordinator alone.
     pub fn context_mut(&mut self) -> &mut PlanContext {
-        self.ctx_stamp = fresh_stamp();
+        self.restamp();
         self.system_stale = true;
         &mut self.ctx
     }
@@ -732,20 +778,20 @@ impl Session {
     /// (stock 5.0's by default: no materialized views, no SASI), to turn on
     /// what a test suite's schema needs.
     pub fn schema_settings_mut(&mut self) -> &mut crate::schema::SchemaSettings {
-        self.ctx_stamp = fresh_stamp();
+        self.restamp();
         self.ctx.catalog.settings_mut()
     }
 
     /// The consistency level statements run at.
     pub fn set_consistency(&mut self, level: ConsistencyLevel) {
-        self.ctx_stamp = fresh_stamp();
+        self.restamp();
         self.ctx.consistency = level;
     }
 
     /// The level lightweight transactions run their Paxos round at
     /// (SERIAL or LOCAL_SERIAL), which decides how many replicas they need.
     pub fn set_serial_consistency(&mut self, level: ConsistencyLevel) {
-        self.ctx_stamp = fresh_stamp();
+        self.restamp();
         self.ctx.serial_consistency = level;
     }
 
@@ -825,7 +871,7 @@ impl Session {
         }
         if planner::is_schema_statement(statement) {
             // Even a failed schema statement may have touched the context.
-            self.ctx_stamp = fresh_stamp();
+            self.restamp();
             return exec::run_schema(
                 &mut self.ctx,
                 &mut self.store,
@@ -848,6 +894,7 @@ impl Session {
         plan: Arc<Plan>,
         key_literals: planner::KeyLiterals,
     ) -> Result<ResultSet, Error> {
+        self.sync_nodes_for(&plan);
         let now_micros = self.clock.now_micros();
         let timestamp = if matches!(statement, Statement::Select(_)) {
             now_micros
@@ -965,5 +1012,45 @@ mod tests {
         assert_eq!(row.rows.len(), 1);
         // The insert's plan, made before the change, is gone with it.
         assert_eq!(session.prepared_plans.len(), 1);
+    }
+
+    #[test]
+    fn coordinators_taking_turns_keep_their_plans_and_see_their_own_local_row() {
+        use crate::cluster::{Coordinator, NodeIndex};
+        let mut session = Session::new();
+        session
+            .execute_script(
+                "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};
+                 CREATE TABLE ks.t (k int PRIMARY KEY, v int);",
+            )
+            .unwrap();
+        let read = session.prepare("SELECT v FROM ks.t WHERE k = ?").unwrap();
+        let local = session
+            .prepare("SELECT broadcast_address FROM system.local")
+            .unwrap();
+        let on = |session: &mut Session, node| {
+            session.set_coordinator(Coordinator::Node(NodeIndex(node)));
+            session.execute_prepared(&read, &[Value::Int(1)]).unwrap();
+            session.ctx_stamp
+        };
+        let stamps: Vec<u64> = [0, 1, 2, 0, 1, 2]
+            .iter()
+            .map(|&n| on(&mut session, n))
+            .collect();
+        assert_eq!(
+            stamps[..3],
+            stamps[3..],
+            "each coordinator's stamp comes back"
+        );
+        assert_eq!(session.prepared_plans.len(), 3, "one plan per coordinator");
+        for node in [2, 0, 3] {
+            session.set_coordinator(Coordinator::Node(NodeIndex(node)));
+            let row = session.execute_prepared(&local, &[]).unwrap();
+            let address = format!("127.0.0.{}", node + 1).parse().unwrap();
+            assert_eq!(row.rows, vec![vec![Value::Inet(address)]]);
+        }
+        // Any other change to the context forgets the stamps.
+        session.execute("ALTER TABLE ks.t ADD w int").unwrap();
+        assert_ne!(on(&mut session, 0), stamps[0]);
     }
 }
