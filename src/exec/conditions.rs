@@ -141,7 +141,7 @@ pub(crate) fn check<'t>(
         applied,
         columns,
         conditions,
-        updates_static: m.ops.iter().any(writes_static),
+        updates_static: m.ops.iter().any(writes_static) || assigns_static(table, statement),
         updates_regular: key.is_some(),
     })
 }
@@ -167,17 +167,7 @@ fn target_of(table: &Table, m: &Mutation<'_>) -> Target {
 fn applies_only_to_static(table: &Table, statement: &super::Write<'_>) -> bool {
     let is_static = |name: &str| table.column(name).is_some_and(Column::is_static);
     let (columns, clause): (Vec<&str>, _) = match statement {
-        super::Write::Update(u) => (
-            u.assignments
-                .iter()
-                .map(|a| match &a.kind {
-                    AssignmentKind::Set { target, .. } => target.column().name.as_str(),
-                    AssignmentKind::Apply { column, .. }
-                    | AssignmentKind::Prepend { column, .. } => column.name.as_str(),
-                })
-                .collect(),
-            &u.if_clause,
-        ),
+        super::Write::Update(u) => (assigned_columns(u), &u.if_clause),
         super::Write::Delete(d) if d.targets.is_empty() => return false,
         super::Write::Delete(d) => (
             d.targets.iter().map(|t| t.column().name.as_str()).collect(),
@@ -199,6 +189,32 @@ fn applies_only_to_static(table: &Table, statement: &super::Write<'_>) -> bool {
     };
     let all: Vec<&str> = columns.into_iter().chain(conditioned).collect();
     all.iter().all(|c| is_static(c)) && all.iter().any(|c| is_static(c))
+}
+
+/// The columns an UPDATE assigns, in order.
+fn assigned_columns(update: &crate::syntax::ast::Update) -> Vec<&str> {
+    update
+        .assignments
+        .iter()
+        .map(|a| match &a.kind {
+            AssignmentKind::Set { target, .. } => target.column().name.as_str(),
+            AssignmentKind::Apply { column, .. } | AssignmentKind::Prepend { column, .. } => {
+                column.name.as_str()
+            }
+        })
+        .collect()
+}
+
+/// Whether an UPDATE assigns a static column or a DELETE names one, even
+/// when that writes no cell (`s = s - {}`): Cassandra's Paxos read fetches
+/// the statics for any statement whose updated columns include one.
+fn assigns_static(table: &Table, statement: &super::Write<'_>) -> bool {
+    let is_static = |name: &str| table.column(name).is_some_and(Column::is_static);
+    match statement {
+        super::Write::Update(u) => assigned_columns(u).into_iter().any(is_static),
+        super::Write::Delete(d) => d.targets.iter().any(|t| is_static(&t.column().name)),
+        super::Write::Insert(_) => false,
+    }
 }
 
 fn row_of_where(
