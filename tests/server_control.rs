@@ -7,26 +7,17 @@
 
 mod server_client;
 
-use std::io::Read;
 use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;
 
 use server_client::op::{ERROR, EVENT, QUERY, READY, REGISTER, RESULT};
 use server_client::{
-    connect, error_of, frame, query_body, read_plain_frame, request, rows, started, startup, V5,
+    connect, error_of, frame, hung_up, query_body, read_plain_frame, request, rows, started,
+    startup, string_list, V5,
 };
 use widerow::deadline::Timeouts;
 use widerow::server::{Config, TestServer};
 use widerow::Session;
-
-fn string_list(items: &[&str]) -> Vec<u8> {
-    let mut out = (items.len() as u16).to_be_bytes().to_vec();
-    for item in items {
-        out.extend_from_slice(&(item.len() as u16).to_be_bytes());
-        out.extend_from_slice(item.as_bytes());
-    }
-    out
-}
 
 /// A STATUS_CHANGE body: the change and the node's address.
 fn status_change(change: &str, addr: SocketAddr) -> Vec<u8> {
@@ -44,20 +35,6 @@ fn status_change(change: &str, addr: SocketAddr) -> Vec<u8> {
 fn next_frame(s: &mut TcpStream) -> (i16, u8, Vec<u8>) {
     let f = read_plain_frame(s).unwrap();
     (f.stream(), f.opcode(), f.body)
-}
-
-/// Whether the server hangs up on `s` (end of stream or a reset) within
-/// the read timeout, sending nothing first.
-fn hung_up(s: &mut TcpStream) -> bool {
-    let mut byte = [0u8; 1];
-    match s.read(&mut byte) {
-        Ok(0) => true,
-        Ok(_) => false,
-        Err(e) => matches!(
-            e.kind(),
-            std::io::ErrorKind::ConnectionReset | std::io::ErrorKind::ConnectionAborted
-        ),
-    }
 }
 
 fn start_on(addr: SocketAddr) -> TcpStream {

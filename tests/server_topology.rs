@@ -8,23 +8,15 @@
 
 mod server_client;
 
-use std::io::Read;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
 use server_client::op::{EVENT, READY, REGISTER};
-use server_client::{query, query_ok, read_plain_frame, request, rows, started};
+use server_client::{
+    hung_up, query, query_ok, read_plain_frame, request, rows, started, string_list,
+};
 use widerow::server::TestServer;
 use widerow::Session;
-
-fn string_list(items: &[&str]) -> Vec<u8> {
-    let mut out = (items.len() as u16).to_be_bytes().to_vec();
-    for item in items {
-        out.extend_from_slice(&(item.len() as u16).to_be_bytes());
-        out.extend_from_slice(item.as_bytes());
-    }
-    out
-}
 
 /// A connection registered for node events.
 fn watcher(addr: SocketAddr) -> TcpStream {
@@ -73,19 +65,6 @@ fn node(server: &TestServer, n: u8) -> SocketAddr {
         IpAddr::V4(Ipv4Addr::new(127, 0, 0, n)),
         server.addr().port(),
     )
-}
-
-/// Whether the server hangs up on `s` without a word.
-fn hung_up(s: &mut TcpStream) -> bool {
-    let mut byte = [0u8; 1];
-    match s.read(&mut byte) {
-        Ok(0) => true,
-        Ok(_) => false,
-        Err(e) => matches!(
-            e.kind(),
-            std::io::ErrorKind::ConnectionReset | std::io::ErrorKind::ConnectionAborted
-        ),
-    }
 }
 
 fn peer_count(s: &mut TcpStream) -> usize {

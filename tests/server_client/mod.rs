@@ -474,3 +474,27 @@ impl V5 {
             .collect())
     }
 }
+
+/// A `[string list]`, as REGISTER takes it.
+pub fn string_list(items: &[&str]) -> Vec<u8> {
+    let mut out = (items.len() as u16).to_be_bytes().to_vec();
+    for item in items {
+        out.extend_from_slice(&(item.len() as u16).to_be_bytes());
+        out.extend_from_slice(item.as_bytes());
+    }
+    out
+}
+
+/// Whether the server hangs up on `s` (end of stream or a reset) within
+/// the read timeout, sending nothing first.
+pub fn hung_up(s: &mut TcpStream) -> bool {
+    let mut byte = [0u8; 1];
+    match s.read(&mut byte) {
+        Ok(0) => true,
+        Ok(_) => false,
+        Err(e) => matches!(
+            e.kind(),
+            io::ErrorKind::ConnectionReset | io::ErrorKind::ConnectionAborted
+        ),
+    }
+}

@@ -8,6 +8,7 @@ own (SimpleStrategy, RF 1) that it creates first and drops last.
 
 import os
 import subprocess
+import time
 import uuid
 from contextlib import contextmanager
 
@@ -48,6 +49,16 @@ def make_cluster(protocol_version=None, **kwargs):
         args["protocol_version"] = protocol_version
     args.update(kwargs)
     return Cluster(**args)
+
+
+def wait_until(predicate, seconds=20.0):
+    """Whether `predicate` holds within `seconds`, polled every 0.1 s."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.1)
+    return predicate()
 
 
 @contextmanager

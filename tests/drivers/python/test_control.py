@@ -6,7 +6,6 @@ it). A real node answers CLUSTER with a syntax error, so against one
 the whole file is skipped: it tests widerow's extensions, nothing else.
 """
 
-import time
 import uuid
 
 import pytest
@@ -15,7 +14,7 @@ from cassandra.policies import ConstantReconnectionPolicy
 from cassandra.protocol import SyntaxException
 from cassandra.query import SimpleStatement
 
-from conftest import make_cluster
+from conftest import make_cluster, wait_until
 
 
 @pytest.fixture(scope="module")
@@ -42,15 +41,6 @@ def rf3(control):
 
 def nodes(session):
     return {row.node: row for row in session.execute("CLUSTER")}
-
-
-def wait_until(predicate, seconds=20.0):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.1)
-    return predicate()
 
 
 def test_cluster_lists_the_nodes_the_driver_sees(control, cluster):

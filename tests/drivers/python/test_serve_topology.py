@@ -9,24 +9,13 @@ This file starts its own server (the ring changes would upset the shared
 one), so it runs only where WIDEROW_SERVE_BIN names the binary.
 """
 
-import time
-
 import pytest
 
-from conftest import SERVE_BIN, make_cluster, serving
+from conftest import SERVE_BIN, make_cluster, serving, wait_until
 
 pytestmark = pytest.mark.skipif(
     not SERVE_BIN, reason="WIDEROW_SERVE_BIN does not name a widerow binary to start"
 )
-
-
-def wait_until(predicate, seconds=20.0):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.1)
-    return predicate()
 
 
 def up_addresses(cluster):
