@@ -883,6 +883,7 @@ impl Session {
         self.limits.check_in_lists(statement)?;
         let (plan, key_literals) =
             planner::plan_statement_keyed(&self.ctx, statement).map_err(Error::as_refusal)?;
+        self.sync_nodes_for(&plan);
         self.run_planned(statement, binds, Arc::new(plan), key_literals)
     }
 
@@ -894,7 +895,6 @@ impl Session {
         plan: Arc<Plan>,
         key_literals: planner::KeyLiterals,
     ) -> Result<ResultSet, Error> {
-        self.sync_nodes_for(&plan);
         let now_micros = self.clock.now_micros();
         let timestamp = if matches!(statement, Statement::Select(_)) {
             now_micros
