@@ -244,31 +244,11 @@ pub(crate) fn integer(i: Tokens<'_>) -> PResult<'_, Literal> {
     }
 }
 
-/// `{ constant : constant, … }` — the map form of a property value.
-pub(crate) fn constant_map(i: Tokens<'_>) -> PResult<'_, Vec<(Literal, Literal)>> {
-    let (mut i, _) = tok(TokenKind::LBrace)(i)?;
-    let mut entries = Vec::new();
-    if let Ok((rest, _)) = tok(TokenKind::RBrace)(i) {
-        return Ok((rest, entries));
-    }
-    loop {
-        let (rest, key) = constant(i)?;
-        let (rest, _) = tok(TokenKind::Colon)(rest)?;
-        let (rest, value) = constant(rest)?;
-        entries.push((key, value));
-        i = rest;
-        if let Ok((rest, _)) = tok(TokenKind::Comma)(i) {
-            i = rest;
-            continue;
-        }
-        let (rest, _) = tok(TokenKind::RBrace)(i)?;
-        return Ok((rest, entries));
-    }
-}
-
 fn property_value(i: Tokens<'_>) -> PResult<'_, PropertyValue> {
     match i.peek_kind() {
-        Some(TokenKind::LBrace) => map(constant_map, PropertyValue::Map).parse(i),
+        Some(TokenKind::LBrace) => {
+            map(super::property_map::constant_map, PropertyValue::Map).parse(i)
+        }
         Some(TokenKind::Keyword(k)) if !k.is_reserved() => map(name, PropertyValue::Name).parse(i),
         _ => map(constant, PropertyValue::Constant).parse(i),
     }

@@ -351,6 +351,22 @@ impl<'a> Tokens<'a> {
         self.fail_as(ErrorKind::SyntaxException, message, span)
     }
 
+    /// The SyntaxException Cassandra answers when a Java exception escapes
+    /// its parser's actions (`QueryProcessor.parseStatement`): the whole
+    /// statement, the exception's class and its message.
+    pub(crate) fn fail_runtime<T>(
+        &self,
+        exception: &str,
+        message: &str,
+        span: Span,
+    ) -> PResult<'a, T> {
+        let source = self.shared.source;
+        self.fail(
+            format!("Failed parsing statement: [{source}] reason: {exception} {message}"),
+            span,
+        )
+    }
+
     /// Like [`Tokens::fail`], for text that parses in Cassandra but that
     /// the server then refuses as an `InvalidRequest`, when the AST cannot
     /// hold the value (a vector of zero dimensions) and so the refusal has

@@ -12,6 +12,7 @@ mod input;
 mod modify;
 mod nesting;
 mod optional;
+mod property_map;
 mod role;
 mod schema;
 mod select;
@@ -337,14 +338,39 @@ fn lexical_error(text: &str, tokens: &[Token]) -> Option<Error> {
         TokenKind::UnterminatedQuotedIdent => ("\"", "quoted name"),
         _ => ("*", "comment"),
     };
+    let (at, found) = match token.kind {
+        TokenKind::UnterminatedDollarString => dollar_string_stop(text, token.span.start),
+        _ => (text.len(), None),
+    };
+    let found = found.map_or_else(|| "<EOF>".to_string(), String::from);
     Some(
         Error::syntax(format!(
-            "{} mismatched character '<EOF>' expecting '{closer}'",
-            cassandra_position(text, text.len())
+            "{} mismatched character '{found}' expecting '{closer}'",
+            cassandra_position(text, at)
         ))
         .with_span(Span::new(token.span.start, token.span.start + 1))
         .with_label(format!("this {what} is never closed")),
     )
+}
+
+/// Where Cassandra's lexer gives up on the `$$` string opened at byte
+/// `open`, and the character it finds there (`None` at the end of the
+/// text). Its loop takes a character only while two or more remain, so it
+/// leaves the last one for the closing `$$` to refuse.
+fn dollar_string_stop(text: &str, open: usize) -> (usize, Option<char>) {
+    let body = open + 2;
+    let rest: Vec<(usize, char)> = text
+        .get(body..)
+        .unwrap_or_default()
+        .char_indices()
+        .map(|(at, c)| (body + at, c))
+        .collect();
+    match rest.last() {
+        // The last character is taken as the first `$` of `$$`, and the
+        // second is missing.
+        Some(&(_, '$')) | None => (text.len(), None),
+        Some(&(at, c)) => (at, Some(c)),
+    }
 }
 
 /// A message a production gave itself. Cassandra raises these through

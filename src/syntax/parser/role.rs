@@ -8,8 +8,9 @@ use super::super::ast::{
 use super::super::keyword::Keyword;
 use super::super::lexer::TokenKind;
 use super::super::span::Span;
-use super::common::{constant_map, if_exists, if_not_exists, kw, name, string, tok};
+use super::common::{if_exists, if_not_exists, kw, name, string, tok};
 use super::input::{ExpectedSet, PResult, Tokens};
+use super::property_map::constant_map;
 
 fn expected_one_of<'a, T>(i: Tokens<'a>, keywords: &[Keyword]) -> PResult<'a, T> {
     let mut set = ExpectedSet::default();

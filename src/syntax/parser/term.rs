@@ -357,6 +357,22 @@ fn angle<'a, O>(i: Tokens<'a>, inner: impl Fn(Tokens<'a>) -> PResult<'a, O>) -> 
     Ok((i, out))
 }
 
+/// What Cassandra's parser throws for `frozen<>`: the missing type is a
+/// null its action then freezes.
+const FROZEN_NULL: &str =
+    "Cannot invoke \"org.apache.cassandra.cql3.CQL3Type$Raw.freeze()\" because \"f\" is null";
+/// What it throws for a tuple with a missing element (`tuple<>`,
+/// `tuple<int,>`): the null element is asked whether it can be frozen.
+const TUPLE_NULL: &str = "Cannot invoke \"org.apache.cassandra.cql3.CQL3Type$Raw.supportsFreezing()\" because \"t\" is null";
+
+/// The span of the next token when it is one of `closers`, so that a type
+/// is missing right before it: where ANTLR recovers with a null type.
+fn empty_type(i: Tokens<'_>, closers: &[TokenKind]) -> Option<super::super::span::Span> {
+    i.peek()
+        .filter(|t| closers.contains(&t.kind))
+        .map(|t| t.span)
+}
+
 /// A CQL type: native, collection, tuple, frozen, vector, user-defined or
 /// a custom class given as a string.
 pub(crate) fn cql_type(i: Tokens<'_>) -> PResult<'_, CqlType> {
@@ -373,6 +389,9 @@ pub(crate) fn cql_type(i: Tokens<'_>) -> PResult<'_, CqlType> {
             map(cql_type, |t| CqlType::Set(Box::new(t))).parse(i)
         }),
         Some(Keyword::Frozen) => angle(after, |i| {
+            if let Some(empty) = empty_type(i, &[TokenKind::Gt]) {
+                return i.fail_runtime("NullPointerException", FROZEN_NULL, empty);
+            }
             map(cql_type, |t| CqlType::Frozen(Box::new(t))).parse(i)
         }),
         Some(Keyword::Map) => angle(after, |i| {
@@ -382,8 +401,12 @@ pub(crate) fn cql_type(i: Tokens<'_>) -> PResult<'_, CqlType> {
             Ok((i, CqlType::Map(Box::new(k), Box::new(v))))
         }),
         Some(Keyword::Tuple) => angle(after, |i| {
+            let element = |i| match empty_type(i, &[TokenKind::Gt, TokenKind::Comma]) {
+                Some(empty) => i.fail_runtime("NullPointerException", TUPLE_NULL, empty),
+                None => cql_type(i),
+            };
             let (i, items) =
-                nom::multi::separated_list1(tok(TokenKind::Comma), cql_type).parse(i)?;
+                nom::multi::separated_list1(tok(TokenKind::Comma), element).parse(i)?;
             Ok((i, CqlType::Tuple(items)))
         }),
         Some(Keyword::Vector) => angle(after, vector_body),
@@ -413,8 +436,9 @@ fn vector_body(i: Tokens<'_>) -> PResult<'_, CqlType> {
             format!("vectors may only have positive dimensions; given {n}"),
             t.span,
         ),
-        Err(_) => i.fail(
-            format!("NumberFormatException For input string: \"{text}\""),
+        Err(_) => i.fail_runtime(
+            "NumberFormatException",
+            &format!("For input string: \"{text}\""),
             t.span,
         ),
     }
