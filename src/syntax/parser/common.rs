@@ -114,7 +114,7 @@ pub(crate) fn qualified_name(i: Tokens<'_>) -> PResult<'_, QualifiedName> {
 }
 
 /// The tokens that follow a table name somewhere in Cassandra's grammar.
-fn may_follow_a_table_name(kind: Option<TokenKind>) -> bool {
+pub(crate) fn may_follow_a_table_name(kind: Option<TokenKind>) -> bool {
     use Keyword as K;
     match kind {
         None | Some(TokenKind::Semicolon | TokenKind::LParen) => true,

@@ -172,9 +172,9 @@ fn parse_tokens_with_nesting(
 /// Input after a whole statement, worded as Cassandra's parser words it:
 /// `mismatched input 'x' expecting EOF`, except where its grammar was still
 /// looking ahead when it met the extra token — after the value of a WHERE
-/// relation, after an unqualified table name (where it was deciding
-/// whether a `.` and a table name follow, so it points at the name) and
-/// after `IF EXISTS`.
+/// relation, after an unqualified table name followed by a token that
+/// never follows one (where it was deciding whether a `.` and a table name
+/// follow, so it points at the name) and after `IF EXISTS`.
 fn trailing_error(text: &str, tokens: &[Token], position: usize) -> Error {
     let extra = &tokens[position];
     let before = |back: usize| position.checked_sub(back).and_then(|i| tokens.get(i));
@@ -185,7 +185,10 @@ fn trailing_error(text: &str, tokens: &[Token], position: usize) -> Error {
             format!("{header} no viable alternative at input '{extra_text}'"),
             position,
         )
-    } else if ends_unqualified_table(before(1), before(2)) || ends_if_exists(before(1), before(2)) {
+    } else if (ends_unqualified_table(before(1), before(2))
+        && !common::may_follow_a_table_name(Some(extra.kind)))
+        || ends_if_exists(before(1), before(2))
+    {
         (
             format!("{header} no viable alternative at input '{extra_text}'"),
             position - 1,
@@ -323,6 +326,9 @@ fn lexical_error(text: &str, tokens: &[Token]) -> Option<Error> {
     let token_text = token.text(text);
     if token.kind == TokenKind::Invalid {
         let c = token_text.chars().next().unwrap_or('?');
+        if let Some(error) = half_token(text, token.span.start, c) {
+            return Some(error);
+        }
         return Some(
             Error::syntax(format!(
                 "{} no viable alternative at character '{c}'",
@@ -350,6 +356,28 @@ fn lexical_error(text: &str, tokens: &[Token]) -> Option<Error> {
         ))
         .with_span(Span::new(token.span.start, token.span.start + 1))
         .with_label(format!("this {what} is never closed")),
+    )
+}
+
+/// `!` or `$` without the character that completes its token (`!=`,
+/// `$$`): Cassandra's lexer, having started that token, refuses the next
+/// character (or the end) as not the one it expects.
+fn half_token(text: &str, at: usize, c: char) -> Option<Error> {
+    let expected = match c {
+        '!' => '=',
+        '$' => '$',
+        _ => return None,
+    };
+    let next_at = at + c.len_utf8();
+    let next = text[next_at..].chars().next();
+    let found = next.map_or_else(|| "<EOF>".to_string(), String::from);
+    Some(
+        Error::syntax(format!(
+            "{} mismatched character '{found}' expecting '{expected}'",
+            cassandra_position(text, next_at)
+        ))
+        .with_span(Span::new(at, next_at))
+        .with_label(format!("'{c}' starts '{c}{expected}' only")),
     )
 }
 

@@ -329,6 +329,11 @@ fn selector_primary(i: Tokens<'_>) -> PResult<'_, Selector> {
         }
         Some(TokenKind::Keyword(k)) if call && metadata_function(k).is_some() => metadata(i)?,
         Some(TokenKind::Keyword(Keyword::Cast)) if call => selector_cast(i)?,
+        // Reserved, `token` only names the function: Cassandra's parser
+        // wants the `(` after it.
+        Some(TokenKind::Keyword(Keyword::Token)) if !call => {
+            return i.advance(1).expected_kind(TokenKind::LParen)
+        }
         k if is_function_start(i, k) => {
             let (i, name) = function_name(i)?;
             let (i, _) = tok(TokenKind::LParen)(i)?;
