@@ -225,6 +225,10 @@ fn unexpected_array_receiver(ty: &DataType) -> Error {
 }
 
 fn prepare(term: &Term, ty: &DataType, name: &str) -> Result<Prepared, Error> {
+    if let TermKind::TypeHint { ty: hint, .. } = &term.kind {
+        // Cassandra prepares the hinted type before looking at the value.
+        super::data_type::check_vector_dimensions(hint)?;
+    }
     Ok(match &term.kind {
         TermKind::Literal(l) => Prepared::Value(coerce(l, ty, name)?),
         TermKind::Marker(_) => deferred(NotConstantReason::BindMarker, term.span),

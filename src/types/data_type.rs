@@ -241,12 +241,41 @@ fn resolve_unchecked(
         ),
         CqlType::Frozen(inner) => resolve_unchecked(inner, keyspace, udts)?.frozen(),
         CqlType::Vector(element, dimension) => DataType::Vector {
+            dimension: vector_dimension(*dimension)?,
             element: Box::new(resolve_unchecked(element, keyspace, udts)?.frozen()),
-            dimension: *dimension,
         },
         CqlType::Udt(name) => resolve_udt(name, keyspace, udts)?,
         CqlType::Custom(class) => DataType::Custom(class.clone()),
     })
+}
+
+/// A vector's dimension as written, or Cassandra's refusal of one below 1.
+fn vector_dimension(written: i32) -> Result<u32, Error> {
+    match u32::try_from(written) {
+        Ok(dimension @ 1..) => Ok(dimension),
+        _ => Err(Error::invalid(format!(
+            "vectors may only have positive dimensions; given {written}"
+        ))),
+    }
+}
+
+/// Refuses a vector of no or negative dimension anywhere in `ty`: what
+/// preparing a type hint does before anything else, where the hint's
+/// user-defined types cannot be looked up.
+pub(crate) fn check_vector_dimensions(ty: &CqlType) -> Result<(), Error> {
+    match ty {
+        CqlType::Vector(element, dimension) => {
+            vector_dimension(*dimension)?;
+            check_vector_dimensions(element)
+        }
+        CqlType::List(t) | CqlType::Set(t) | CqlType::Frozen(t) => check_vector_dimensions(t),
+        CqlType::Map(k, v) => {
+            check_vector_dimensions(k)?;
+            check_vector_dimensions(v)
+        }
+        CqlType::Tuple(items) => items.iter().try_for_each(check_vector_dimensions),
+        CqlType::Native(_) | CqlType::Udt(_) | CqlType::Custom(_) => Ok(()),
+    }
 }
 
 fn resolve_udt(

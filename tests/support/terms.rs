@@ -49,9 +49,9 @@ pub fn cql_type(depth: u32) -> BoxedStrategy<CqlType> {
         1 => (boxed(), boxed()).prop_map(|(k, v)| CqlType::Map(k, v)),
         1 => prop::collection::vec(inner.clone(), 1..4).prop_map(CqlType::Tuple),
         1 => boxed().prop_map(CqlType::Frozen),
-        // Cassandra reads the dimension as a Java int: the AST's u32 is
-        // wider than what can be written.
-        1 => (boxed(), prop_oneof![1u32..5, 1u32..=i32::MAX as u32])
+        // Any Java int parses (one below 1 is refused when the type is
+        // resolved, not by the parser).
+        1 => (boxed(), prop_oneof![1i32..5, i32::MIN..=i32::MAX])
             .prop_map(|(t, n)| CqlType::Vector(t, n)),
     ]
     .boxed()

@@ -233,22 +233,11 @@ fn cast_candidates(name: &str, to: &str) -> Option<Vec<Signature>> {
     (!out.is_empty()).then_some(out)
 }
 
-/// The internal name of an operator's functions (`OperationFcts`).
-pub(super) fn operation_name(op: ArithmeticOp) -> &'static str {
-    match op {
-        ArithmeticOp::Add => "_add",
-        ArithmeticOp::Sub => "_substract",
-        ArithmeticOp::Mul => "_multiply",
-        ArithmeticOp::Div => "_divide",
-        ArithmeticOp::Rem => "_modulo",
-    }
-}
-
 /// Every overload of an operator: numbers with numbers (result per
 /// [`result_type`]), then `timestamp`/`date` ± `duration`, then `+` on text and ascii.
 pub(super) fn operation_candidates(op: ArithmeticOp) -> Vec<Signature> {
     use NativeType as T;
-    let name = operation_name(op);
+    let name = op.function_name();
     let kind = Kind::Operation(op);
     let mut out = Vec::new();
     for left in NUMERIC {

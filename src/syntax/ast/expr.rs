@@ -110,6 +110,19 @@ impl ArithmeticOp {
             ArithmeticOp::Rem => "%",
         }
     }
+
+    /// The system function Cassandra turns the operator into
+    /// (`OperationFcts`, whose subtraction is spelt `_substract`): what its
+    /// overloads are named and how its messages print the operation.
+    pub fn function_name(self) -> &'static str {
+        match self {
+            ArithmeticOp::Add => "_add",
+            ArithmeticOp::Sub => "_substract",
+            ArithmeticOp::Mul => "_multiply",
+            ArithmeticOp::Div => "_divide",
+            ArithmeticOp::Rem => "_modulo",
+        }
+    }
 }
 
 /// A value expression: what goes on the right of `=`, in VALUES, in IN lists.
@@ -293,8 +306,9 @@ pub enum CqlType {
     Tuple(Vec<CqlType>),
     /// `frozen<T>`
     Frozen(Box<CqlType>),
-    /// `vector<T, n>`
-    Vector(Box<CqlType>, u32),
+    /// `vector<T, n>`, as written: a dimension below 1 is refused when the
+    /// type is resolved, as Cassandra refuses it.
+    Vector(Box<CqlType>, i32),
     /// A user-defined type, possibly keyspace-qualified. Boxed: the name is
     /// three times the size of every other variant, and types sit inside
     /// terms, selectors and column definitions, which it would all widen.

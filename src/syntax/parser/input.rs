@@ -367,14 +367,6 @@ impl<'a> Tokens<'a> {
         )
     }
 
-    /// Like [`Tokens::fail`], for text that parses in Cassandra but that
-    /// the server then refuses as an `InvalidRequest`, when the AST cannot
-    /// hold the value (a vector of zero dimensions) and so the refusal has
-    /// to happen here, with the server's kind and message.
-    pub(crate) fn refuse<T>(&self, message: impl Into<String>, span: Span) -> PResult<'a, T> {
-        self.fail_as(ErrorKind::InvalidRequest, message, span)
-    }
-
     fn fail_as<T>(
         &self,
         kind: ErrorKind,

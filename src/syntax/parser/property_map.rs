@@ -5,7 +5,7 @@
 //! collection there is not a syntax error at its first token but this
 //! check's SyntaxException, which names the term as Cassandra prints it.
 
-use super::super::ast::{ArithmeticOp, Literal, Term, TermKind};
+use super::super::ast::{Literal, Term, TermKind};
 use super::super::lexer::TokenKind;
 use super::common::tok;
 use super::input::{PResult, Tokens};
@@ -119,21 +119,9 @@ fn java_text(term: &Term) -> String {
         TermKind::Negate(term) => format!("system.\"_negate\"({})", java_text(term)),
         TermKind::Binary { op, left, right } => format!(
             "system.\"{}\"({}, {})",
-            operator_function(*op),
+            op.function_name(),
             java_text(left),
             java_text(right)
         ),
-    }
-}
-
-/// The system function an arithmetic operator becomes (`OperationFcts`,
-/// whose subtraction is spelt `_substract`).
-fn operator_function(op: ArithmeticOp) -> &'static str {
-    match op {
-        ArithmeticOp::Add => "_add",
-        ArithmeticOp::Sub => "_substract",
-        ArithmeticOp::Mul => "_multiply",
-        ArithmeticOp::Div => "_divide",
-        ArithmeticOp::Rem => "_modulo",
     }
 }

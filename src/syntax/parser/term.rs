@@ -425,17 +425,10 @@ fn vector_body(i: Tokens<'_>) -> PResult<'_, CqlType> {
     }
     // Cassandra reads the dimension with `Integer.parseInt` while parsing
     // (a number beyond an int is a syntax error) and refuses one below 1
-    // when it builds the type (an invalid request).
+    // only when it builds the type, after the statement's keyspace.
     let text = i.text(t);
     match text.parse::<i32>() {
-        Ok(n) if n > 0 => Ok((
-            i.advance(1),
-            CqlType::Vector(Box::new(element), n.unsigned_abs()),
-        )),
-        Ok(n) => i.refuse(
-            format!("vectors may only have positive dimensions; given {n}"),
-            t.span,
-        ),
+        Ok(n) => Ok((i.advance(1), CqlType::Vector(Box::new(element), n))),
         Err(_) => i.fail_runtime(
             "NumberFormatException",
             &format!("For input string: \"{text}\""),
