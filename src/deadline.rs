@@ -172,6 +172,15 @@ pub(crate) fn with_timeout_info(
             // serial level and the replicas that round waits for.
             // A partition bound at execution has no count in the plan: the
             // level's count over the keyspace's replicas stands in.
+            if write_type == WriteType::BatchLog {
+                let (consistency, required) = batch_log_level(ctx, plan);
+                return error.with_info(ErrorInfo::WriteTimeout {
+                    consistency: consistency.to_string(),
+                    received_responses: 0,
+                    required_responses: required,
+                    write_type,
+                });
+            }
             let consistency = match first.and_then(|p| p.paxos.as_ref()) {
                 _ if write_type != WriteType::Cas => plan.consistency.clone(),
                 Some(paxos) => paxos.consistency.clone(),
@@ -199,7 +208,10 @@ pub(crate) fn with_timeout_info(
 /// conditional writes are CAS, writes to counter tables COUNTER (batched
 /// or not), then batches of more than one partition by their kind — a
 /// batch of one partition is written as one mutation, SIMPLE, as
-/// Cassandra writes it.
+/// Cassandra writes it. A logged batch times out in its batch log's write
+/// (BATCH_LOG): nothing of it is applied, which is what a driver's retry
+/// policy takes BATCH_LOG to mean (BATCH would tell it the batch log holds
+/// the batch and will replay it).
 fn write_type(ctx: &PlanContext, statement: &Statement, partitions: usize) -> WriteType {
     use crate::syntax::ast::{BatchKind, BatchStatement};
     let tables: Vec<(&crate::syntax::ast::QualifiedName, bool)> = match statement {
@@ -231,9 +243,31 @@ fn write_type(ctx: &PlanContext, statement: &Statement, partitions: usize) -> Wr
         match statement {
             Statement::Batch(_) if partitions < 2 => WriteType::Simple,
             Statement::Batch(b) if b.kind == BatchKind::Unlogged => WriteType::UnloggedBatch,
-            Statement::Batch(_) => WriteType::Batch,
+            Statement::Batch(_) => WriteType::BatchLog,
             _ => WriteType::Simple,
         }
+    }
+}
+
+/// The level a batch log's write waits for (`ReplicaPlans.forBatchlogWrite`):
+/// up to two live nodes of the coordinator's data centre other than
+/// itself, TWO when there are two, else ONE.
+fn batch_log_level(ctx: &PlanContext, plan: &Plan) -> (&'static str, u32) {
+    let coordinator = ctx.ring.lookup(&plan.coordinator).ok();
+    let local_dc = coordinator.map_or("", |n| ctx.ring.node(n).datacenter.as_str());
+    let others = ctx
+        .ring
+        .nodes()
+        .iter()
+        .enumerate()
+        .filter(|(i, node)| {
+            node.up && node.datacenter == local_dc && coordinator.is_none_or(|c| c.0 != *i)
+        })
+        .count();
+    if others >= 2 {
+        ("TWO", 2)
+    } else {
+        ("ONE", 1)
     }
 }
 

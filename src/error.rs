@@ -160,7 +160,8 @@ pub enum ErrorInfo {
 pub enum WriteType {
     /// A write outside a batch, not to counters, without conditions.
     Simple,
-    /// A logged batch (its batch log already written).
+    /// A logged batch whose batch log was written (a cluster's: widerow's
+    /// logged batches time out before anything of them is written).
     Batch,
     /// An unlogged batch.
     UnloggedBatch,
@@ -168,8 +169,8 @@ pub enum WriteType {
     Counter,
     /// A conditional write (lightweight transaction).
     Cas,
-    /// The batch log's write, before a logged batch's own (a cluster's;
-    /// widerow has no batch log to time out).
+    /// The batch log's write, before a logged batch's own: where a logged
+    /// batch of several partitions times out, nothing of it applied.
     BatchLog,
     /// A write held up updating a materialized view (a cluster's).
     View,

@@ -496,8 +496,9 @@ fn writes_past_their_deadline_fail_with_write_timeout_and_change_nothing() {
         ("UPDATE ks.t SET v = 9 WHERE k = 1", quorum(WriteType::Simple)),
         ("DELETE FROM ks.t WHERE k = 1", quorum(WriteType::Simple)),
         (
+            // The batch log's write, to two of the other three nodes.
             "BEGIN BATCH INSERT INTO ks.t (k, v) VALUES (3, 3); INSERT INTO ks.t (k, v) VALUES (4, 4); APPLY BATCH",
-            quorum(WriteType::Batch),
+            ("TWO".to_string(), 2, WriteType::BatchLog),
         ),
         (
             "BEGIN UNLOGGED BATCH INSERT INTO ks.t (k, v) VALUES (3, 3); INSERT INTO ks.t (k, v) VALUES (4, 4); APPLY BATCH",
