@@ -13,6 +13,7 @@
 //! their shape (`exec::text_insert`).
 
 pub(crate) mod aggregate;
+mod batch_size;
 mod bind;
 mod call;
 mod cas_read;
@@ -129,9 +130,9 @@ pub(crate) fn run_data(
 ) -> Result<crate::exec::ResultSet, Error> {
     let mut result = match statement {
         Statement::Select(select) => select::run(run, select, plan)?,
-        Statement::Insert(s) => write_statements(run, &[Write::Insert(s)], &[], false)?,
-        Statement::Update(s) => write_statements(run, &[Write::Update(s)], &[], false)?,
-        Statement::Delete(s) => write_statements(run, &[Write::Delete(s)], &[], false)?,
+        Statement::Insert(s) => write_statements(run, &[Write::Insert(s)], &[], None)?,
+        Statement::Update(s) => write_statements(run, &[Write::Update(s)], &[], None)?,
+        Statement::Delete(s) => write_statements(run, &[Write::Delete(s)], &[], None)?,
         Statement::Batch(batch) => run_batch(run, batch)?,
         _ => return Err(Error::invalid("not a data statement")),
     };
@@ -140,52 +141,8 @@ pub(crate) fn run_data(
 }
 
 fn run_batch(run: &mut Run<'_, '_>, batch: &Batch) -> Result<ResultSet, Error> {
-    let mut warnings = Vec::new();
-    let partitions = batch_partitions(run, batch);
-    if batch.kind == BatchKind::Unlogged && partitions.len() > 10 {
-        warnings.push(format!(
-            "Unlogged batch covering {} partitions detected against table{} [{}]. You should use a logged batch for atomicity, or asynchronous writes for performance.",
-            partitions.len(),
-            if batch_tables(run, batch).len() > 1 { "s" } else { "" },
-            batch_tables(run, batch).join(", ")
-        ));
-    }
     let writes: Vec<Write<'_>> = batch.statements.iter().map(Write::from).collect();
-    let mut result = write_statements(run, &writes, &batch.using, true)?;
-    result.warnings.extend(warnings);
-    Ok(result)
-}
-
-fn batch_tables(run: &Run<'_, '_>, batch: &Batch) -> Vec<String> {
-    let mut tables: Vec<String> = Vec::new();
-    for s in &batch.statements {
-        let name = match s {
-            BatchStatement::Insert(i) => &i.table,
-            BatchStatement::Update(u) => &u.table,
-            BatchStatement::Delete(d) => &d.table,
-        };
-        if let Ok(t) = run
-            .ctx
-            .catalog
-            .resolve_table(run.ctx.keyspace.as_deref(), name)
-        {
-            let q = t.qualified_name();
-            if !tables.contains(&q) {
-                tables.push(q);
-            }
-        }
-    }
-    tables
-}
-
-fn batch_partitions(run: &Run<'_, '_>, batch: &Batch) -> Vec<String> {
-    let statement = Statement::Batch(batch.clone());
-    match crate::planner::plan_statement(run.ctx, &statement).map(|p| p.partitions) {
-        Ok(crate::planner::Partitions::Keys { partitions }) => {
-            partitions.into_iter().map(|p| p.key.join(":")).collect()
-        }
-        _ => Vec::new(),
-    }
+    write_statements(run, &writes, &batch.using, Some(batch.kind))
 }
 
 /// Decides every write of `statements` (one statement, or a batch), checks
@@ -195,8 +152,9 @@ fn write_statements(
     run: &mut Run<'_, '_>,
     statements: &[Write<'_>],
     batch_using: &[crate::syntax::ast::UsingItem],
-    is_batch: bool,
+    batch: Option<BatchKind>,
 ) -> Result<ResultSet, Error> {
+    let is_batch = batch.is_some();
     let now_secs = run.now_secs();
     let mut mutations = Vec::new();
     let mut checks = Vec::new();
@@ -269,8 +227,8 @@ fn write_statements(
         }
     }
     let mut warnings = Vec::new();
-    if is_batch {
-        warnings.extend(check_batch_size(&mutations, &run.limits)?);
+    if let Some(kind) = batch {
+        warnings.extend(batch_warnings(&mutations, kind, run)?);
     }
     let partitions = if mutations.len() < 2 {
         mutations.len()
@@ -364,29 +322,49 @@ fn key_in_relation(table: &crate::schema::Table, statement: &Write<'_>) -> bool 
     })
 }
 
-/// Cassandra's `BatchStatement.verifyBatchSize`: the batch's data size
-/// against `batch_size_warn_threshold` (a warning) and
-/// `batch_size_fail_threshold` (refused).
-fn check_batch_size(
+/// Cassandra's `BatchStatement.verifyBatchSize`, then `verifyBatchType`:
+/// a batch over more than one mutation weighed against
+/// `batch_size_warn_threshold` (a warning) and `batch_size_fail_threshold`
+/// (refused), then an unlogged or counter batch over more than
+/// `unlogged_batch_across_partitions_warn_threshold` (10) partition keys.
+fn batch_warnings(
     mutations: &[mutation::Mutation<'_>],
-    limits: &crate::limits::Limits,
-) -> Result<Option<String>, Error> {
-    let size: usize = mutations.iter().map(mutation::Mutation::data_size).sum();
-    if size > limits.batch_size_fail_threshold {
-        return Err(Error::invalid("Batch too large"));
+    kind: BatchKind,
+    run: &Run<'_, '_>,
+) -> Result<Vec<String>, Error> {
+    const ACROSS_PARTITIONS_WARN_THRESHOLD: usize = 10;
+    let limits = &run.limits;
+    let weight = batch_size::weigh(mutations, run.store);
+    let mut tables: Vec<String> = Vec::new();
+    for m in mutations {
+        let name = m.table.qualified_name();
+        if !tables.contains(&name) {
+            tables.push(name);
+        }
     }
-    if size <= limits.batch_size_warn_threshold {
-        return Ok(None);
+    let tables = batch_size::java_set_order(tables);
+    let mut warnings = Vec::new();
+    if let Some(size) = weight.bytes {
+        if size > limits.batch_size_fail_threshold {
+            return Err(Error::invalid("Batch too large"));
+        }
+        if size > limits.batch_size_warn_threshold {
+            // Plain byte counts, as a 5.0.8 node writes them.
+            warnings.push(format!(
+                "Batch for [{}] is of size {size}, exceeding specified threshold of {} by {}.",
+                tables.join(", "),
+                limits.batch_size_warn_threshold,
+                size - limits.batch_size_warn_threshold
+            ));
+        }
     }
-    let mut tables: Vec<String> = mutations.iter().map(|m| m.table.qualified_name()).collect();
-    tables.sort_unstable();
-    tables.dedup();
-    // Plain byte counts, as a 5.0.8 node writes them (checked on the node).
-    Ok(Some(format!(
-        "Batch for [{}] is of size {}, exceeding specified threshold of {} by {}.",
-        tables.join(", "),
-        size,
-        limits.batch_size_warn_threshold,
-        size - limits.batch_size_warn_threshold
-    )))
+    if kind != BatchKind::Logged && weight.keys > ACROSS_PARTITIONS_WARN_THRESHOLD {
+        warnings.push(format!(
+            "Unlogged batch covering {} partitions detected against table{} [{}]. You should use a logged batch for atomicity, or asynchronous writes for performance.",
+            weight.keys,
+            if tables.len() > 1 { "s" } else { "" },
+            tables.join(", ")
+        ));
+    }
+    Ok(warnings)
 }

@@ -80,30 +80,6 @@ pub(crate) struct Mutation<'t> {
     pub(crate) ops: Vec<Op>,
 }
 
-impl Mutation<'_> {
-    /// The bytes of data the mutation writes (keys and values), the size
-    /// Cassandra weighs batches by.
-    pub(crate) fn data_size(&self) -> usize {
-        let bytes = |v: &Value| v.serialize().map_or(0, |b| b.len());
-        let cell = |c: &Cell| c.value.as_ref().map_or(0, bytes);
-        let key = |k: &ClusteringKey| k.values().iter().map(bytes).sum::<usize>();
-        let ops: usize = self
-            .ops
-            .iter()
-            .map(|op| match op {
-                Op::Cell { cell: c, .. } => 8 + cell(c),
-                Op::Element {
-                    key: k, cell: c, ..
-                } => 8 + bytes(k) + cell(c),
-                Op::Liveness { key: k, .. } | Op::DeleteRow { key: k, .. } => key(k),
-                Op::CounterAdd { .. } => 8,
-                _ => 0,
-            })
-            .sum();
-        self.position.key.len() + ops
-    }
-}
-
 /// Applies mutations in order, moving their values into storage. Column
 /// slots must have been allocated when the mutations were built.
 pub(crate) fn apply(store: &mut Store, mutations: Vec<Mutation<'_>>, now_secs: i64) {
