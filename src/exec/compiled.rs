@@ -284,6 +284,14 @@ impl CompiledSelect {
             key: key_bytes.bytes(),
         };
         let limit = self.limit(values)?;
+        // The clustering values are checked even when there is no
+        // partition to read: a null one is refused on the general path.
+        let clustering = self.clustering_values(table, values)?;
+        let slice = if self.full_key {
+            Vec::new()
+        } else {
+            self.slice_predicates(table, values)?
+        };
         // A table never written to has no data in the store, and so no
         // partition to read.
         let found = store
@@ -300,11 +308,9 @@ impl CompiledSelect {
                 limit,
                 direction: plan.order,
             };
-            let clustering = self.clustering_values(table, values)?;
             let (found, scanned) = if self.full_key {
                 read.exact(self, clustering)
             } else {
-                let slice = self.slice_predicates(table, values)?;
                 read.slice(self, &clustering, &slice)
             };
             (rows, partitions_touched, rows_scanned) = (found, 1, scanned);

@@ -313,9 +313,18 @@ fn in_values(
                 frozen: true,
             };
             match eval_term(marker, &list, column, binds, fcx)? {
-                Value::List(items) => Ok(items),
+                // Cassandra reads the bound list through its element type's
+                // deserializer, which makes an empty number, date or UUID
+                // a null: a key's is then refused as null.
+                Value::List(items) => Ok(items
+                    .into_iter()
+                    .map(|v| match v {
+                        Value::Empty => Value::Null,
+                        v => v,
+                    })
+                    .collect()),
                 Value::Null => Err(Error::invalid(format!(
-                    "Invalid null value for IN restriction on column {column}"
+                    "Invalid null value for column {column}"
                 ))),
                 other => Ok(vec![other]),
             }

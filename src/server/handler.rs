@@ -737,7 +737,18 @@ fn execute_with_unset(
         .filter(|(_, v)| v.is_none())
         .map(|(spec, _)| (spec.offset, spec.name.clone()))
         .collect();
-    let Some(statement) = super::unset::without_unset(entry.prepared.statement(), &unset)? else {
+    let statement = entry.prepared.statement();
+    let table = match statement {
+        Statement::Insert(insert) => session
+            .context()
+            .catalog
+            .resolve_table(session.context().keyspace.as_deref(), &insert.table)
+            .ok(),
+        _ => None,
+    };
+    let is_key =
+        |name: &str| table.is_some_and(|t| t.column(name).is_some_and(|c| c.is_primary_key()));
+    let Some(statement) = super::unset::without_unset(statement, &unset, &is_key)? else {
         return Ok(ResultSet::ok());
     };
     let prepared = session.prepare(&statement.to_string())?;

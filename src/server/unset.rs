@@ -12,10 +12,12 @@ use crate::syntax::ast::{
 /// `statement` without the parts whose marker (by text offset) is in
 /// `unset` (each with its receiver's name, for the message), `None` when
 /// nothing is left to do (an UPDATE whose every assignment is unset), or
-/// Cassandra's error when an unset value sits where it cannot be skipped.
+/// Cassandra's error when an unset value sits where it cannot be skipped —
+/// an INSERT's primary key column among them (`is_key` tells which).
 pub fn without_unset(
     statement: &Statement,
     unset: &[(usize, String)],
+    is_key: &dyn Fn(&str) -> bool,
 ) -> Result<Option<Statement>, Error> {
     let is_unset = |t: &Term| {
         matches!(t.kind, TermKind::Marker(_)) && unset.iter().any(|(at, _)| *at == t.span.start)
@@ -37,7 +39,7 @@ pub fn without_unset(
                 let mut kept_columns = Vec::new();
                 let mut kept_values = Vec::new();
                 for (c, v) in columns.drain(..).zip(values.drain(..)) {
-                    if is_unset(&v) {
+                    if is_unset(&v) && !is_key(&c.name) {
                         skipped += 1;
                     } else {
                         kept_columns.push(c);
@@ -84,8 +86,13 @@ pub fn without_unset(
         // Some unset value feeds a part that cannot be skipped: find which.
         let remaining = crate::exec::marker_offsets(&out);
         if let Some((_, name)) = unset.iter().find(|(at, _)| remaining.contains(at)) {
+            // `IN ?` is named `in(k)` in the metadata, `k` in the message.
+            let column = name
+                .strip_prefix("in(")
+                .and_then(|n| n.strip_suffix(')'))
+                .unwrap_or(name);
             return Err(Error::invalid(format!(
-                "Invalid unset value for column {name}"
+                "Invalid unset value for column {column}"
             )));
         }
     }

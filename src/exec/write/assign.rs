@@ -154,15 +154,17 @@ fn set_element(
                 env.binds,
                 env.fcx,
             )?;
+            // Cassandra's SetElement refuses a null index before it reads
+            // the list.
+            let Value::Int(i) = i else {
+                return Err(Error::invalid("Invalid null value for list index"));
+            };
             let elements = list_keys(m, key, column, env);
             if elements.is_empty() {
                 return Err(Error::invalid(
                     "Attempted to set an element on a list which is null",
                 ));
             }
-            let Value::Int(i) = i else {
-                return Err(Error::invalid("Invalid null value for list index"));
-            };
             let Some((k, _)) = usize::try_from(i).ok().and_then(|i| elements.get(i)) else {
                 return Err(Error::invalid(format!(
                     "List index {i} out of bound, list has size {}",

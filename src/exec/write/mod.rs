@@ -85,7 +85,10 @@ pub(crate) fn stamp(
             UsingItem::Ttl(term) => {
                 let value = int_term(term, NativeType::Int, "[ttl]", env)?;
                 let Some(value) = value else {
-                    return Err(Error::invalid("Invalid null value of TTL").with_span(term.span));
+                    // A null TTL is no TTL, even over the table's default
+                    // (Cassandra's `Attributes.getTimeToLive`).
+                    ttl = 0;
+                    continue;
                 };
                 if value < 0 {
                     return Err(Error::invalid(format!(

@@ -14,7 +14,8 @@ of a line (a batch: at its `APPLY BATCH;`). A comment line just before a stateme
 
 Values in `@prepared` are JSON, decoded to Python values for the driver's
 codecs; `{"uuid": "..."}`, `{"decimal": "..."}`, `{"blob": "hex"}`,
-`{"set": [...]}` and `{"date": "YYYY-MM-DD"}` name the others.
+`{"set": [...]}` and `{"date": "YYYY-MM-DD"}` name the others; `{"unset": true}`
+is the protocol's UNSET value.
 """
 
 import datetime
@@ -26,7 +27,7 @@ import uuid
 from cassandra import ConsistencyLevel
 from cassandra.cluster import EXEC_PROFILE_DEFAULT, Cluster, ExecutionProfile
 from cassandra.policies import DCAwareRoundRobinPolicy, FallthroughRetryPolicy, TokenAwarePolicy
-from cassandra.query import SimpleStatement
+from cassandra.query import UNSET_VALUE, SimpleStatement
 from cassandra.util import Date, OrderedMapSerializedKey, SortedSet
 
 
@@ -62,6 +63,7 @@ def bind_value(v):
             "set": lambda: set(bind_value(i) for i in x),
             "date": lambda: datetime.date.fromisoformat(x),
             "map": lambda: {bind_value(k): bind_value(w) for k, w in x},
+            "unset": lambda: UNSET_VALUE,
         }[kind]()
     if isinstance(v, list):
         return [bind_value(i) for i in v]
