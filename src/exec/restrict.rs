@@ -394,7 +394,7 @@ fn token_value(
     let ty = DataType::Native(crate::syntax::ast::NativeType::Bigint);
     match eval_term(value, &ty, "partition key token", binds, fcx)? {
         Value::Bigint(t) => Ok(t),
-        _ => Err(Error::invalid("Invalid null value for partition key token")),
+        _ => Err(Error::invalid("Invalid null token value")),
     }
 }
 

@@ -24,6 +24,9 @@ pub struct MarkerSpec {
     pub table: String,
     /// The receiver's name as Cassandra gives it (a named marker's own name).
     pub name: String,
+    /// The receiver itself (`c`, `in(k)`, `[ttl]`) even for a named marker:
+    /// what Cassandra's messages about the bound value name.
+    pub receiver: String,
     /// The type a bound value must have.
     pub data_type: DataType,
     /// Where the marker is in the statement's text (its span's start).
@@ -219,6 +222,7 @@ impl<'a> At<'a> {
     fn term(&mut self, term: &Term, name: &str, ty: &DataType) {
         match &term.kind {
             TermKind::Marker(marker) => {
+                let receiver = name.to_string();
                 let name = match marker {
                     BindMarker::Named(n) => n.name.clone(),
                     BindMarker::Anonymous => name.to_string(),
@@ -229,6 +233,7 @@ impl<'a> At<'a> {
                         keyspace: self.table.keyspace.clone(),
                         table: self.table.name.clone(),
                         name,
+                        receiver,
                         data_type: ty.clone(),
                         offset: term.span.start,
                     },

@@ -735,7 +735,7 @@ fn execute_with_unset(
         .iter()
         .zip(values)
         .filter(|(_, v)| v.is_none())
-        .map(|(spec, _)| (spec.offset, spec.name.clone()))
+        .map(|(spec, _)| (spec.offset, spec.receiver.clone()))
         .collect();
     let statement = entry.prepared.statement();
     let table = match statement {
