@@ -342,7 +342,7 @@ fn batch_warnings(
             tables.push(name);
         }
     }
-    let tables = batch_size::java_set_order(tables);
+    let tables = crate::types::java_set_order(tables);
     let mut warnings = Vec::new();
     if let Some(size) = weight.bytes {
         if size > limits.batch_size_fail_threshold {

@@ -128,7 +128,8 @@ fn map_text(map: &BTreeMap<String, String>) -> String {
     format!("{{{}}}", entries.join(", "))
 }
 
-/// `CachingParams.asMap`: both keys, `ALL`/`NONE` upper case.
+/// `CachingParams.asMap`: both keys, `ALL`/`NONE` upper case; a map
+/// without `keys` caches none (`CachingParams.fromMap`).
 pub(crate) fn caching(map: &BTreeMap<String, String>) -> BTreeMap<String, String> {
     let word = |text: &str| {
         if text.eq_ignore_ascii_case("all") || text.eq_ignore_ascii_case("none") {
@@ -137,7 +138,7 @@ pub(crate) fn caching(map: &BTreeMap<String, String>) -> BTreeMap<String, String
             java_parse_int(text).map_or_else(|_| text.to_string(), |n| n.to_string())
         }
     };
-    let keys = map.get("keys").map_or("ALL".to_string(), |k| word(k));
+    let keys = map.get("keys").map_or("NONE".to_string(), |k| word(k));
     let rows = map
         .get("rows_per_partition")
         .map_or("NONE".to_string(), |r| word(r));
@@ -294,7 +295,7 @@ mod tests {
         let rows = BTreeMap::from([("rows_per_partition".to_string(), "10".to_string())]);
         assert_eq!(
             map_text(&caching(&rows)),
-            "{'keys': 'ALL', 'rows_per_partition': '10'}"
+            "{'keys': 'NONE', 'rows_per_partition': '10'}"
         );
     }
 }

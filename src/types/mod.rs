@@ -17,6 +17,7 @@ pub mod data_type;
 pub mod duration;
 mod encode;
 mod format;
+mod java_hash;
 mod javafloat;
 mod json;
 mod number;
@@ -32,4 +33,5 @@ pub use data_type::{DataType, UdtLookup};
 pub use duration::{duration_to_string, parse_duration};
 #[cfg(feature = "server")]
 pub(crate) use format::uuid_text;
+pub(crate) use java_hash::{java_map_copy_order, java_set_order};
 pub use value::{CqlDuration, Decimal, Value};

@@ -343,6 +343,44 @@ fn compaction_class(options: &IndexMap<String, String>) -> Result<String, Error>
         .ok_or_else(|| config(format!("Unable to find compaction strategy class '{full}'")))
 }
 
+/// `CachingParams.fromMap`: `keys` is ALL or NONE, `rows_per_partition`
+/// ALL, NONE or digits (digits beyond an int escape as Java's
+/// NumberFormatException, a server error), and nothing else is allowed.
+fn check_caching(map: &IndexMap<String, String>) -> Result<(), Error> {
+    let word = |v: &str| v.eq_ignore_ascii_case("ALL") || v.eq_ignore_ascii_case("NONE");
+    if let Some(keys) = map.get("keys").filter(|k| !word(k)) {
+        return Err(config(format!(
+            "Invalid value '{keys}' for caching sub-option 'keys': only 'ALL' and 'NONE' are allowed"
+        )));
+    }
+    if let Some(rows) = map.get("rows_per_partition").filter(|r| !word(r)) {
+        if rows.is_empty() || !rows.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(config(format!(
+                "Invalid value '{rows}' for caching sub-option 'rows_per_partition': only 'ALL', 'NONE', and integer values are allowed"
+            )));
+        }
+        if java_parse_int(rows).is_err() {
+            return Err(Error::new(
+                crate::error::ErrorKind::ServerError,
+                format!("java.lang.NumberFormatException: For input string: \"{rows}\""),
+            ));
+        }
+    }
+    let unknown: Vec<String> = map
+        .keys()
+        .filter(|k| *k != "keys" && *k != "rows_per_partition")
+        .cloned()
+        .collect();
+    if !unknown.is_empty() {
+        let unknown = crate::types::java_map_copy_order(unknown, map.len());
+        return Err(config(format!(
+            "Invalid caching sub-options [{}]: only 'keys' and 'rows_per_partition' are allowed",
+            unknown.join(", ")
+        )));
+    }
+    Ok(())
+}
+
 /// `TableAttributes.build`: the given options parsed over `base`, in the
 /// order Cassandra reads them, with its errors for values of the wrong form.
 pub(crate) fn build_params(props: &Props<'_>, base: &TableParams) -> Result<TableParams, Error> {
@@ -351,7 +389,9 @@ pub(crate) fn build_params(props: &Props<'_>, base: &TableParams) -> Result<Tabl
     if let Some(v) = props.double("bloom_filter_fp_chance")? {
         params.bloom_filter_fp_chance = Some(v);
     }
-    props.map("caching")?;
+    if let Some(caching) = props.map("caching")? {
+        check_caching(&caching).map_err(|e| props.located("caching", e))?;
+    }
     props.text("comment")?;
     if let Some(options) = props.map("compaction")? {
         params.compaction_class =
