@@ -175,12 +175,14 @@ pub(crate) fn compaction(map: &BTreeMap<String, String>) -> BTreeMap<String, Str
     out
 }
 
-/// `CompressionParams.asMap`: `{'enabled': 'false'}` when off, else the
-/// class with its package and `chunk_length_in_kb` (16 unless given).
+/// `CompressionParams.asMap`: `{'enabled': 'false'}` when off (`enabled`
+/// not true, or no options at all), else the class with its package and
+/// `chunk_length_in_kb` (16 unless given).
 pub(crate) fn compression(map: &BTreeMap<String, String>) -> BTreeMap<String, String> {
-    if map
-        .get("enabled")
-        .is_some_and(|e| e.eq_ignore_ascii_case("false"))
+    if map.is_empty()
+        || map
+            .get("enabled")
+            .is_some_and(|e| !e.eq_ignore_ascii_case("true"))
     {
         return BTreeMap::from([("enabled".to_string(), "false".to_string())]);
     }
@@ -221,6 +223,35 @@ pub(crate) fn speculative_retry(text: &str) -> String {
         .unwrap_or_else(|| text.to_string())
 }
 
+/// `SpeculativeRetryPolicy.fromString`'s refusals: text that is no policy,
+/// and a percentile outside (0, 100) (inside MIN/MAX, the first refusal).
+pub(crate) fn check_speculative_retry(text: &str) -> Result<(), String> {
+    let upper = text.trim().to_uppercase();
+    let invalid = || format!("Invalid value {text} for option 'speculative_retry'");
+    if matches!(upper.as_str(), "ALWAYS" | "NEVER" | "NONE") || fixed(&upper).is_some() {
+        return Ok(());
+    }
+    if let Some(value) = percentile_value(&upper) {
+        if value > 0.0 && value < 100.0 {
+            return Ok(());
+        }
+        return Err(format!(
+            "Invalid value {text} for PERCENTILE option 'speculative_retry': must be between (0.0 and 100.0)"
+        ));
+    }
+    let hybrid_in_range = hybrid(&upper).is_some()
+        && upper[3..]
+            .trim_matches(|c| c == '(' || c == ')' || c == ' ')
+            .split(',')
+            .filter_map(|part| percentile_value(part.trim()))
+            .all(|v| v > 0.0 && v < 100.0);
+    if hybrid_in_range {
+        Ok(())
+    } else {
+        Err(invalid())
+    }
+}
+
 /// `MIN(…,…)` / `MAX(…,…)`: the percentile policy first, then the fixed one.
 fn hybrid(upper: &str) -> Option<String> {
     let function = upper.get(..3).filter(|f| *f == "MIN" || *f == "MAX")?;
@@ -234,15 +265,20 @@ fn hybrid(upper: &str) -> Option<String> {
     Some(format!("{function}({p},{f})"))
 }
 
-/// `99p`, `99.5PERCENTILE` → `99p`, `99.5p` (`DecimalFormat("#.####")`).
-fn percentile(upper: &str) -> Option<String> {
+/// The number of `99p` or `99.5PERCENTILE`.
+fn percentile_value(upper: &str) -> Option<f64> {
     let number = upper
         .strip_suffix("PERCENTILE")
         .or_else(|| upper.strip_suffix('P'))?;
     if number.is_empty() || !number.chars().all(|c| c.is_ascii_digit() || c == '.') {
         return None;
     }
-    let value: f64 = number.parse().ok()?;
+    number.parse().ok()
+}
+
+/// `99p`, `99.5PERCENTILE` → `99p`, `99.5p` (`DecimalFormat("#.####")`).
+fn percentile(upper: &str) -> Option<String> {
+    let value = percentile_value(upper)?;
     let text = format!("{value:.4}");
     let text = text.trim_end_matches('0').trim_end_matches('.');
     Some(format!("{text}p"))

@@ -360,10 +360,9 @@ fn check_caching(map: &IndexMap<String, String>) -> Result<(), Error> {
             )));
         }
         if java_parse_int(rows).is_err() {
-            return Err(Error::new(
-                crate::error::ErrorKind::ServerError,
-                format!("java.lang.NumberFormatException: For input string: \"{rows}\""),
-            ));
+            return Err(server_error(&format!(
+                "java.lang.NumberFormatException: For input string: \"{rows}\""
+            )));
         }
     }
     let unknown: Vec<String> = map
@@ -379,6 +378,82 @@ fn check_caching(map: &IndexMap<String, String>) -> Result<(), Error> {
         )));
     }
     Ok(())
+}
+
+/// `CompressionParams.fromMap` (5.0): a class unless `enabled` is false
+/// (then nothing else), `chunk_length_in_kb` an int, `min_compress_ratio`
+/// a double, a compressor Cassandra has and only the options it takes,
+/// then the chunk length positive and a power of two.
+fn check_compression(map: &IndexMap<String, String>) -> Result<(), Error> {
+    if map.is_empty() {
+        // No class: compression off.
+        return Ok(());
+    }
+    let enabled = map
+        .get("enabled")
+        .is_none_or(|e| e.eq_ignore_ascii_case("true"));
+    if enabled && !map.contains_key("class") {
+        return Err(config(
+            "Missing sub-option 'class' for the 'compression' option.",
+        ));
+    }
+    let mut rest = map.clone();
+    rest.shift_remove("enabled");
+    if !enabled {
+        if rest.is_empty() {
+            return Ok(());
+        }
+        return Err(config(
+            "If the 'enabled' option is set to false no other options must be specified",
+        ));
+    }
+    let class = rest.shift_remove("class").unwrap_or_default();
+    let chunk = match rest.shift_remove("chunk_length_in_kb") {
+        Some(kb) => {
+            Some(java_parse_int(&kb).map_err(|_| config("Invalid value for chunk_length_in_kb"))?)
+        }
+        None => None,
+    };
+    if let Some(ratio) = rest.shift_remove("min_compress_ratio") {
+        if java_parse_double(&ratio).is_none() {
+            return Err(server_error(&format!(
+                "java.lang.NumberFormatException: For input string: \"{ratio}\""
+            )));
+        }
+    }
+    let full = if class.contains('.') {
+        class
+    } else {
+        format!("org.apache.cassandra.io.compress.{class}")
+    };
+    let takes: &[&str] = match full.strip_prefix("org.apache.cassandra.io.compress.") {
+        Some("LZ4Compressor") => &["lz4_compressor_type", "lz4_high_compressor_level"],
+        Some("ZstdCompressor") => &["compression_level"],
+        Some("SnappyCompressor" | "DeflateCompressor" | "NoopCompressor") => &[],
+        _ => {
+            return Err(config(format!(
+                "Could not create Compression for type {full}"
+            )))
+        }
+    };
+    let unknown: Vec<String> = rest
+        .keys()
+        .filter(|k| !takes.contains(&k.as_str()))
+        .cloned()
+        .collect();
+    if let Some(first) = crate::types::java_map_copy_order(unknown, map.len()).first() {
+        return Err(config(format!("Unknown compression options {first}")));
+    }
+    match chunk {
+        Some(kb) if kb <= 0 => Err(config("Invalid negative or null chunk_length_in_kb")),
+        Some(kb) if kb & (kb - 1) != 0 => Err(config("chunk_length_in_kb must be a power of 2")),
+        _ => Ok(()),
+    }
+}
+
+/// A Java exception that escapes Cassandra's option parsing: a server error.
+fn server_error(message: &str) -> Error {
+    Error::new(crate::error::ErrorKind::ServerError, message)
 }
 
 /// `TableAttributes.build`: the given options parsed over `base`, in the
@@ -397,8 +472,17 @@ pub(crate) fn build_params(props: &Props<'_>, base: &TableParams) -> Result<Tabl
         params.compaction_class =
             compaction_class(&options).map_err(|e| props.located("compaction", e))?;
     }
-    props.map("compression")?;
-    props.text("memtable")?;
+    if let Some(compression) = props.map("compression")? {
+        check_compression(&compression).map_err(|e| props.located("compression", e))?;
+    }
+    if let Some(memtable) = props.text("memtable")? {
+        if memtable != "default" {
+            return Err(props.located(
+                "memtable",
+                config(format!("Memtable configuration \"{memtable}\" not found.")),
+            ));
+        }
+    }
     if let Some(v) = props.int("default_time_to_live")? {
         params.default_time_to_live = v;
     }
@@ -415,13 +499,27 @@ pub(crate) fn build_params(props: &Props<'_>, base: &TableParams) -> Result<Tabl
     if let Some(v) = props.int("min_index_interval")? {
         params.min_index_interval = v;
     }
-    props.text("speculative_retry")?;
-    props.text("additional_write_policy")?;
+    for option in ["speculative_retry", "additional_write_policy"] {
+        if let Some(text) = props.text(option)? {
+            super::super::table_options::check_speculative_retry(&text)
+                .map_err(|e| props.located(option, config(e)))?;
+        }
+    }
     if let Some(v) = props.double("crc_check_chance")? {
         params.crc_check_chance = v;
     }
     props.boolean("cdc")?;
-    props.text("read_repair")?;
+    if let Some(text) = props.text("read_repair")? {
+        let upper = text.to_uppercase();
+        if upper != "BLOCKING" && upper != "NONE" {
+            return Err(props.located(
+                "read_repair",
+                server_error(&format!(
+                    "java.lang.IllegalArgumentException: No enum constant org.apache.cassandra.service.reads.repair.ReadRepairStrategy.{upper}"
+                )),
+            ));
+        }
+    }
     Ok(params)
 }
 
