@@ -510,12 +510,12 @@ mod tests {
         assert_invalid(
             &mut catalog,
             &format!("CREATE KEYSPACE {long} WITH replication = {{'class': 'SimpleStrategy'}}"),
-            &format!("Keyspace name must not be empty, more than 48 characters long, or contain non-alphanumeric-underscore characters (got '{long}')"),
+            &format!("Keyspace name must not be more than 48 characters long (got 49 characters for \"{long}\")"),
         );
         assert_invalid(
             &mut catalog,
             "CREATE KEYSPACE \"my-ks\" WITH replication = {'class': 'SimpleStrategy'}",
-            "Keyspace name must not be empty, more than 48 characters long, or contain non-alphanumeric-underscore characters (got 'my-ks')",
+            "Keyspace name must not be empty and must contain alphanumeric or underscore characters only (got \"my-ks\")",
         );
         run(
             &mut catalog,

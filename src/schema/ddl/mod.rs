@@ -218,9 +218,11 @@ impl Catalog {
     }
 }
 
-/// Keyspace, table and index names: Java's `\w+` (ASCII), at most 48
+/// Keyspace and index names: Java's `\w+` (ASCII), at most 48
 /// characters (`SchemaConstants.NAME_LENGTH`).
 pub(crate) const NAME_LENGTH: usize = 48;
+/// Table names may be longer in 5.0 (`SchemaConstants.TABLE_NAME_LENGTH`).
+pub(crate) const TABLE_NAME_LENGTH: usize = 222;
 
 /// Whether `name` is a valid keyspace or table name.
 pub(crate) fn is_valid_name(name: &str) -> bool {
@@ -267,9 +269,16 @@ pub(crate) fn check_modifiable(keyspace: &str, span: Span) -> Result<(), Error> 
         ))
         .with_span(span));
     }
-    if !is_valid_name(keyspace) {
+    if keyspace.is_empty() || !is_word(keyspace) {
         return Err(ire(format!(
-            "Keyspace name must not be empty, more than {NAME_LENGTH} characters long, or contain non-alphanumeric-underscore characters (got '{keyspace}')"
+            "Keyspace name must not be empty and must contain alphanumeric or underscore characters only (got \"{keyspace}\")"
+        ))
+        .with_span(span));
+    }
+    if keyspace.len() > NAME_LENGTH {
+        return Err(ire(format!(
+            "Keyspace name must not be more than {NAME_LENGTH} characters long (got {} characters for \"{keyspace}\")",
+            keyspace.len()
         ))
         .with_span(span));
     }
