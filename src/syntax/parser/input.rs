@@ -14,7 +14,6 @@ use nom::{IResult, Needed};
 use super::super::keyword::Keyword;
 use super::super::lexer::{Token, TokenKind};
 use super::super::span::Span;
-use crate::error::ErrorKind;
 
 /// Non-token things a parser can expect, named in messages as classes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -348,7 +347,12 @@ impl<'a> Tokens<'a> {
     /// Fails for good with a message of its own, pointing at `span`: no
     /// other alternative is tried (nom's `Failure`).
     pub(crate) fn fail<T>(&self, message: impl Into<String>, span: Span) -> PResult<'a, T> {
-        self.fail_as(ErrorKind::SyntaxException, message, span)
+        Err(nom::Err::Failure(PError {
+            custom: Some(Box::new(CustomError {
+                message: message.into(),
+                span,
+            })),
+        }))
     }
 
     /// The SyntaxException Cassandra answers when a Java exception escapes
@@ -366,27 +370,11 @@ impl<'a> Tokens<'a> {
             span,
         )
     }
-
-    fn fail_as<T>(
-        &self,
-        kind: ErrorKind,
-        message: impl Into<String>,
-        span: Span,
-    ) -> PResult<'a, T> {
-        Err(nom::Err::Failure(PError {
-            custom: Some(Box::new(CustomError {
-                kind,
-                message: message.into(),
-                span,
-            })),
-        }))
-    }
 }
 
 /// A message a production gives instead of "expected …".
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct CustomError {
-    pub(crate) kind: ErrorKind,
     pub(crate) message: String,
     pub(crate) span: Span,
 }

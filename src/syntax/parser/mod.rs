@@ -405,7 +405,7 @@ fn dollar_string_stop(text: &str, open: usize) -> (usize, Option<char>) {
 /// `addRecognitionError`, which adds no `line L:C` header, so neither does
 /// this; the span still points the diagnostic at the text.
 fn custom_error(custom: CustomError) -> Error {
-    Error::new(custom.kind, custom.message.clone())
+    Error::syntax(custom.message.clone())
         .with_span(custom.span)
         .with_label(custom.message)
 }
