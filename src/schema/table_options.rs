@@ -239,30 +239,29 @@ pub(crate) fn check_speculative_retry(text: &str) -> Result<(), String> {
             "Invalid value {text} for PERCENTILE option 'speculative_retry': must be between (0.0 and 100.0)"
         ));
     }
-    let hybrid_in_range = hybrid(&upper).is_some()
-        && upper[3..]
-            .trim_matches(|c| c == '(' || c == ')' || c == ' ')
-            .split(',')
-            .filter_map(|part| percentile_value(part.trim()))
-            .all(|v| v > 0.0 && v < 100.0);
-    if hybrid_in_range {
-        Ok(())
-    } else {
-        Err(invalid())
+    match hybrid_parts(&upper) {
+        Some((_, p, _)) if p > 0.0 && p < 100.0 => Ok(()),
+        _ => Err(invalid()),
     }
 }
 
 /// `MIN(…,…)` / `MAX(…,…)`: the percentile policy first, then the fixed one.
 fn hybrid(upper: &str) -> Option<String> {
+    let (function, p, f) = hybrid_parts(upper)?;
+    Some(format!("{function}({},{f})", percentile_text(p)))
+}
+
+/// The function of `MIN(…,…)` / `MAX(…,…)`, its percentile and its fixed
+/// policy, written in either order.
+fn hybrid_parts(upper: &str) -> Option<(&str, f64, String)> {
     let function = upper.get(..3).filter(|f| *f == "MIN" || *f == "MAX")?;
     let inner = upper[3..].trim().strip_prefix('(')?.strip_suffix(')')?;
     let (a, b) = inner.split_once(',')?;
     let (a, b) = (a.trim(), b.trim());
-    let (p, f) = match (percentile(a), fixed(b)) {
-        (Some(p), Some(f)) => (p, f),
-        _ => (percentile(b)?, fixed(a)?),
-    };
-    Some(format!("{function}({p},{f})"))
+    match (percentile_value(a), fixed(b)) {
+        (Some(p), Some(f)) => Some((function, p, f)),
+        _ => Some((function, percentile_value(b)?, fixed(a)?)),
+    }
 }
 
 /// The number of `99p` or `99.5PERCENTILE`.
@@ -276,12 +275,16 @@ fn percentile_value(upper: &str) -> Option<f64> {
     number.parse().ok()
 }
 
-/// `99p`, `99.5PERCENTILE` → `99p`, `99.5p` (`DecimalFormat("#.####")`).
+/// `99p`, `99.5PERCENTILE` → `99p`, `99.5p`.
 fn percentile(upper: &str) -> Option<String> {
-    let value = percentile_value(upper)?;
+    percentile_value(upper).map(percentile_text)
+}
+
+/// A percentile as Cassandra prints it (`DecimalFormat("#.####")`, then `p`).
+fn percentile_text(value: f64) -> String {
     let text = format!("{value:.4}");
     let text = text.trim_end_matches('0').trim_end_matches('.');
-    Some(format!("{text}p"))
+    format!("{text}p")
 }
 
 /// `50ms` → `50ms` (whole milliseconds).
