@@ -54,29 +54,34 @@ pub(crate) struct Weight {
 
 /// Weighs the batch's mutations (`store` knows their columns' slots).
 pub(crate) fn weigh(mutations: &[Mutation<'_>], store: &Store) -> Weight {
-    let mut updates: HashMap<(*const Table, &PartitionPosition), (&Table, Vec<&Op>)> =
-        HashMap::new();
     let mut keyspaces: HashSet<(&str, &PartitionPosition)> = HashSet::new();
     let mut keys: HashSet<&PartitionPosition> = HashSet::new();
+    for m in mutations {
+        keyspaces.insert((m.table.keyspace.as_str(), &m.position));
+        keys.insert(&m.position);
+    }
+    Weight {
+        bytes: (keyspaces.len() > 1).then(|| data_size(mutations, store)),
+        keys: keys.len(),
+    }
+}
+
+/// `IMutation.dataSize`: the size of each table's update of each
+/// partition, the statements' changes to it merged.
+fn data_size(mutations: &[Mutation<'_>], store: &Store) -> usize {
+    let mut updates: HashMap<(*const Table, &PartitionPosition), (&Table, Vec<&Op>)> =
+        HashMap::new();
     for m in mutations {
         updates
             .entry((std::ptr::from_ref(m.table), &m.position))
             .or_insert_with(|| (m.table, Vec::new()))
             .1
             .extend(&m.ops);
-        keyspaces.insert((m.table.keyspace.as_str(), &m.position));
-        keys.insert(&m.position);
     }
-    let bytes = (keyspaces.len() > 1).then(|| {
-        updates
-            .values()
-            .map(|(table, ops)| update_size(ops, &list_slots(table, store)))
-            .sum()
-    });
-    Weight {
-        bytes,
-        keys: keys.len(),
-    }
+    updates
+        .values()
+        .map(|(table, ops)| update_size(ops, &list_slots(table, store)))
+        .sum()
 }
 
 /// The slots of `table`'s non-frozen lists, whose element paths Cassandra

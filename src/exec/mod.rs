@@ -335,14 +335,17 @@ fn batch_warnings(
     const ACROSS_PARTITIONS_WARN_THRESHOLD: usize = 10;
     let limits = &run.limits;
     let weight = batch_size::weigh(mutations, run.store);
-    let mut tables: Vec<String> = Vec::new();
-    for m in mutations {
-        let name = m.table.qualified_name();
-        if !tables.contains(&name) {
-            tables.push(name);
+    // Named only for a warning: most batches earn none.
+    let tables = || {
+        let mut tables: Vec<String> = Vec::new();
+        for m in mutations {
+            let name = m.table.qualified_name();
+            if !tables.contains(&name) {
+                tables.push(name);
+            }
         }
-    }
-    let tables = crate::types::java_set_order(tables);
+        crate::types::java_set_order(tables)
+    };
     let mut warnings = Vec::new();
     if let Some(size) = weight.bytes {
         if size > limits.batch_size_fail_threshold {
@@ -352,13 +355,14 @@ fn batch_warnings(
             // Plain byte counts, as a 5.0.8 node writes them.
             warnings.push(format!(
                 "Batch for [{}] is of size {size}, exceeding specified threshold of {} by {}.",
-                tables.join(", "),
+                tables().join(", "),
                 limits.batch_size_warn_threshold,
                 size - limits.batch_size_warn_threshold
             ));
         }
     }
     if kind != BatchKind::Logged && weight.keys > ACROSS_PARTITIONS_WARN_THRESHOLD {
+        let tables = tables();
         warnings.push(format!(
             "Unlogged batch covering {} partitions detected against table{} [{}]. You should use a logged batch for atomicity, or asynchronous writes for performance.",
             weight.keys,
